@@ -1,0 +1,3 @@
+"""porter: port CUDA code to AMD HIP."""
+
+__version__ = "0.1.0"

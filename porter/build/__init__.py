@@ -1,0 +1,1 @@
+"""Build step: toolchain detection, compiling the port, diagnostics."""
