@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
 import typer
+from rich.console import Console
+
+from porter import __version__
+from porter.config import ConfigError, build_config
+from porter.files import PorterInputError, WriteMode
+from porter.options import LaunchSyntax, RocmVersion
+from porter.targets import UnknownTargetError, resolve_target
+
+from porter import review as review_cli
 
 app = typer.Typer(
     name="porter",
@@ -13,7 +27,114 @@ app = typer.Typer(
 )
 
 # --- command registrations (one line per command; each module owns its command) ---
+app.command("review")(review_cli.review)
+
+
+def stderr_console() -> Console:
+    return Console(stderr=True, no_color=bool(os.environ.get("NO_COLOR")) or None, highlight=False)
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    stderr_console().print(f"[bold red]error[/]: {message}", markup=True, soft_wrap=True)
+    return typer.Exit(code)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"porter {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")] = False,
+) -> None:
+    """Port CUDA code to AMD HIP: translate, build, fix, scan."""
+
+
+@app.command()
+def convert(
+    path: Annotated[Path, typer.Argument(help="CUDA file or directory to port.", show_default=False)],
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Output file (for a file) or directory (for a tree).")] = None,
+    in_place: Annotated[bool, typer.Option("--in-place", help="Rewrite in place; originals are kept under .porter/backup/.")] = False,
+    diff: Annotated[bool, typer.Option("--diff", help="Print a unified diff to stdout and write nothing.")] = False,
+    check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 when anything would change.")] = False,
+    rename: Annotated[bool, typer.Option("--rename", help="Give .cu sources the .hip suffix and update includes and build files.")] = False,
+    launch_syntax: Annotated[LaunchSyntax, typer.Option(help="Keep kernel<<<...>>> launches or emit hipLaunchKernelGGL.")] = LaunchSyntax.CHEVRON,
+    jobs: Annotated[int, typer.Option("-j", "--jobs", min=0, help="Parallel workers (0: all cores).")] = 0,
+    report: Annotated[Path | None, typer.Option(help="Write the JSON report here (default: OUT/.porter/report.json).")] = None,
+    rocm: Annotated[str | None, typer.Option(help="ROCm version to port for, e.g. 6.4 (default: detected from hipconfig).")] = None,
+    target: Annotated[str | None, typer.Option(help="Target GPU: arch or product (gfx942/MI300X, gfx950/MI355X, ...). Default gfx942.")] = None,
+    no_build: Annotated[bool, typer.Option("--no-build", help="Skip the build-and-fix step.")] = False,
+    build_cmd: Annotated[str | None, typer.Option(help="Build with this command (run in the output root) instead of hipcc -c per file.")] = None,
+    test_cmd: Annotated[str | None, typer.Option(help="Run this after a clean build; failures go to the agent.")] = None,
+    offload_arch: Annotated[str | None, typer.Option(help="Override the --offload-arch passed to hipcc.")] = None,
+    model: Annotated[str | None, typer.Option(help="Model for the fix agent (or PORTER_MODEL).")] = None,
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint (or OPENAI_BASE_URL).")] = None,
+    max_iterations: Annotated[int | None, typer.Option(min=1, help="Model turns at most.")] = None,
+    max_tokens: Annotated[int | None, typer.Option(min=1, help="Token budget for the agent.")] = None,
+    max_seconds: Annotated[float | None, typer.Option(min=1, help="Wall-clock budget for the agent, in seconds.")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Bypass the model response cache.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when any CUDA identifier was left untranslated.")] = False,
+    review: Annotated[bool, typer.Option("--review", help="Review the port hunk by hunk when it is written.")] = False,
+) -> None:
+    """Translate CUDA to HIP, then build, fix and test the result.
+
+    Exit codes: 0 done; 1 --check found changes, a file failed, errors remain after the fix loop, or --strict found
+    untranslated identifiers; 2 bad input or usage; 130 interrupted.
+    """
+    from porter.convert import ConvertRequest, convert as run_convert, write_diff
+
+    chosen = [name for name, on in (("-o", output is not None), ("--in-place", in_place), ("--diff", diff), ("--check", check)) if on]
+    if len(chosen) > 1:
+        raise fail(f"{' and '.join(chosen)} cannot be combined")
+    if not chosen:
+        raise fail("say where the port goes: -o OUT, --in-place, --diff or --check")
+    mode = WriteMode.IN_PLACE if in_place else WriteMode.DIFF if diff else WriteMode.CHECK if check else WriteMode.WRITE
+    console = stderr_console()
+    try:
+        project = path if path.is_dir() else path.parent
+        config = build_config(
+            project, target=target, rocm=rocm, launch_syntax=launch_syntax, build=False if no_build or not mode.writes else None,
+            build_cmd=build_cmd, test_cmd=test_cmd, offload_arch=offload_arch, model=model, base_url=base_url,
+            max_iterations=max_iterations, max_tokens=max_tokens, max_seconds=max_seconds,
+            use_cache=False if no_cache else None, report_path=report,
+        )
+        resolve_target(config.target)
+        if config.rocm is None:
+            config = _with_detected_rocm(config)
+        request = ConvertRequest(path, output, mode, config, rename=rename, jobs=jobs, report_path=report, strict=strict)
+        result = run_convert(request, console, out=write_diff if mode is WriteMode.DIFF else None)
+    except (PorterInputError, ConfigError, UnknownTargetError, ValueError) as exc:
+        raise fail(str(exc)) from None
+    except KeyboardInterrupt:
+        raise fail("interrupted; every file is either as it was or fully converted", 130) from None
+    result.render_summary(console)
+    if result.interrupted:
+        raise typer.Exit(130)
+    if review and mode.writes and result.output_root:
+        from porter.review import review_port
+
+        review_port(Path(result.output_root), decide=None, target=resolve_target(config.target), console=console)
+    raise typer.Exit(result.exit_code(check=mode is WriteMode.CHECK, strict=strict))
+
+
+def _with_detected_rocm(config):
+    try:
+        from porter.build.toolchain import detect_rocm_version
+    except ImportError:
+        return config
+    detected = detect_rocm_version()
+    if detected is None:
+        return config
+    from dataclasses import replace
+
+    return replace(config, rocm=detected if isinstance(detected, RocmVersion) else RocmVersion.parse(str(detected)))
 
 
 def main() -> None:
-    app()
+    try:
+        app()
+    except KeyboardInterrupt:
+        stderr_console().print("[bold red]error[/]: interrupted")
+        sys.exit(130)

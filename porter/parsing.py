@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import threading
+from importlib import resources
 
 import tree_sitter
 import tree_sitter_cuda
@@ -23,8 +25,19 @@ def parse(source: bytes) -> tree_sitter.Tree:
     return parser().parse(source)
 
 
+@functools.cache
 def query(text: str) -> tree_sitter.Query:
     return tree_sitter.Query(LANGUAGE, text)
+
+
+@functools.cache
+def load_query(name: str) -> tree_sitter.Query:
+    """A query kept as data: porter/queries/<name>.scm."""
+    return query(resources.files("porter").joinpath("queries", f"{name}.scm").read_text("utf-8"))
+
+
+def matches(q: tree_sitter.Query, node: tree_sitter.Node) -> list[tuple[int, dict[str, list[tree_sitter.Node]]]]:
+    return tree_sitter.QueryCursor(q).matches(node)
 
 
 def error_lines(tree: tree_sitter.Tree, limit: int = 20) -> list[int]:

@@ -1,0 +1,341 @@
+"""A conversion run over a file or a tree: classify, translate in parallel, write (or diff/check), report.
+
+All file writes, progress and terminal output of `porter convert` happen here or in porter.files; the
+translation itself (porter.translate, porter.buildfiles) is pure.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from porter import __version__
+from porter.config import PortConfig
+from porter.files import (
+    MAX_TRANSLATE_BYTES,
+    STATE_DIR,
+    FileKind,
+    PorterInputError,
+    TreeEntry,
+    WriteMode,
+    atomic_write,
+    backup,
+    check_destination,
+    classify,
+    looks_binary,
+    read_bytes,
+    walk_tree,
+)
+from porter.mapping import CUDA_LOOKING
+from porter.options import TranslateOptions, TranslationResult
+from porter.report import FileReport, Report
+
+HEADER_SUFFIXES = (".h", ".cuh", ".hpp", ".hxx", ".inl")
+USER_DEFINED = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)|\b([A-Za-z_]\w*)[ \t]*\([^;{}]*\)[ \t]*(?:const[ \t]*)?\{", re.MULTILINE)
+
+
+@dataclass
+class ConvertRequest:
+    source: Path
+    output: Path | None
+    mode: WriteMode
+    config: PortConfig = field(default_factory=PortConfig)
+    rename: bool = False
+    jobs: int = 0  # 0: all cores
+    report_path: Path | None = None
+    strict: bool = False
+
+
+@dataclass
+class _Job:
+    rel: str  # input-relative path
+    out_rel: str  # output-relative path
+    kind: FileKind
+    path: Path  # absolute input path
+    options: TranslateOptions
+    want_diff: bool
+    link_target: str | None = None
+
+
+@dataclass
+class _Done:
+    report: FileReport
+    output: bytes | None  # new content when it differs from the input (None: copy/keep as is)
+    diff: str | None = None
+
+
+# -- the pure part of a job, run in worker processes -----------------------------------------------------------
+def _translate_job(job: _Job) -> _Done:
+    kind = job.kind.value
+    if job.kind is FileKind.SYMLINK:
+        return _Done(FileReport(job.rel, job.out_rel, kind, "copied"), None)
+    try:
+        source = read_bytes(job.path)
+    except PorterInputError as exc:
+        return _Done(FileReport(job.rel, job.out_rel, kind, "failed", error=str(exc)), None)
+    if job.kind is FileKind.OTHER:
+        return _Done(FileReport(job.rel, job.out_rel, kind, "copied"), None)
+    if looks_binary(source):
+        return _Done(FileReport(job.rel, job.out_rel, kind, "copied", warnings=["binary content (NUL bytes); copied untouched"]), None)
+    if len(source) > MAX_TRANSLATE_BYTES:
+        warning = f"{len(source) // (1024 * 1024)} MiB: too large to translate; copied untouched"
+        return _Done(FileReport(job.rel, job.out_rel, kind, "copied", warnings=[warning]), None)
+    result = _translate_bytes(job, source)
+    report = FileReport.from_result(job.rel, job.out_rel, kind, source, result)
+    if not _is_utf8(source) and report.status == "translated":
+        report.warnings.append("not valid UTF-8: only the translated identifiers were changed, all other bytes kept")
+    renamed = job.out_rel != job.rel
+    if renamed and report.status == "unchanged":
+        report.status = "translated"
+    output = result.output if (result.changed(source) or renamed) else None
+    diff = _unified_diff(job.rel, job.out_rel, source, result.output) if job.want_diff and output is not None else None
+    return _Done(report, output, diff)
+
+
+def _translate_bytes(job: _Job, source: bytes) -> TranslationResult:
+    if job.kind is FileKind.BUILD:
+        from porter.buildfiles import translate_build_file
+
+        return translate_build_file(job.rel, source, job.options)
+    from porter.translate import translate
+
+    return translate(source, job.options)
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _unified_diff(rel: str, out_rel: str, old: bytes, new: bytes) -> str:
+    a = old.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    b = new.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    lines = list(difflib.unified_diff(a, b, f"a/{rel}", f"b/{out_rel}"))
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+# -- the run --------------------------------------------------------------------------------------------------
+def convert(request: ConvertRequest, console: Console, out: Callable[[str], None] | None = None) -> Report:
+    """Convert request.source; `out` receives diff text (stdout). Raises PorterInputError for bad input."""
+    source, mode = request.source, request.mode
+    if not source.exists() and not source.is_symlink():
+        raise PorterInputError(f"{source}: no such file or directory")
+    if source.is_symlink() and source.is_file() and mode is WriteMode.IN_PLACE:
+        raise PorterInputError(f"{source}: is a symlink; porter does not write through links")
+    if mode is WriteMode.WRITE and request.output is None:
+        raise PorterInputError("no output given: use -o OUT, --in-place, --diff or --check")
+    output_root = _output_root(request)
+    if output_root is not None and mode is WriteMode.WRITE:
+        check_destination(source, request.output, in_place=False)
+    config = request.config
+    report = Report(str(source), str(output_root) if output_root else None, mode.value, config.target,
+                    str(config.rocm) if config.rocm else None)
+    jobs = list(_plan(request, report.warnings))
+    done = _run_jobs(jobs, request, console, report)
+    _write(done, request, output_root, report)
+    if mode.writes and output_root is not None and not report.interrupted:
+        _write_manifest(request, output_root, done)
+        _after_write(request, output_root, report, console)
+    if mode.writes and output_root is not None:
+        report.write_json(request.report_path or output_root / STATE_DIR / "report.json")
+    elif request.report_path is not None:
+        report.write_json(request.report_path)
+    if out is not None:
+        for d in done:
+            if d.diff:
+                out(d.diff)
+    return report
+
+
+def _output_root(request: ConvertRequest) -> Path | None:
+    if request.mode is WriteMode.IN_PLACE:
+        return request.source if request.source.is_dir() else request.source.parent
+    if request.mode is WriteMode.WRITE and request.output is not None:
+        return request.output if request.source.is_dir() else request.output.parent
+    return None
+
+
+def _plan(request: ConvertRequest, warnings: list[str]) -> Iterable[_Job]:
+    source, config = request.source, request.config
+    base = TranslateOptions(launch_syntax=config.launch_syntax, rocm=config.rocm, target=config.target)
+    want_diff = request.mode is WriteMode.DIFF
+    if source.is_file():
+        rel = source.name
+        out_rel = request.output.name if request.mode is WriteMode.WRITE and request.output else rel
+        kind = classify(rel)
+        if kind is FileKind.OTHER:
+            kind = FileKind.SOURCE  # a file named on the command line is translated whatever its suffix
+        yield _Job(rel, out_rel, kind, source.resolve(), base, want_diff)
+        return
+    entries = list(walk_tree(source, warnings))
+    renamed = _renames(entries) if request.rename else {}
+    pairs = tuple(renamed.items()) + tuple((Path(o).name, Path(n).name) for o, n in renamed.items())
+    options = replace(base, renamed=pairs, user_symbols=_user_symbols(source, entries))
+    for entry in entries:
+        yield _Job(entry.rel, renamed.get(entry.rel, entry.rel), entry.kind, source / entry.rel, options, want_diff, entry.link_target)
+
+
+def _renames(entries: list[TreeEntry]) -> dict[str, str]:
+    """--rename: .cu sources get the .hip suffix (unless a .hip of that name already exists)."""
+    existing = {e.rel for e in entries}
+    out = {}
+    for e in entries:
+        if e.kind is FileKind.SOURCE and e.rel.endswith(".cu"):
+            new = e.rel[:-3] + ".hip"
+            if new not in existing:
+                out[e.rel] = new
+    return out
+
+
+def _user_symbols(root: Path, entries: list[TreeEntry]) -> frozenset[str]:
+    """CUDA-looking names the project defines in its headers (CUDA_CHECK, cudaCheckError...): the user's own."""
+    names: set[str] = set()
+    for e in entries:
+        if e.kind is FileKind.SOURCE and e.rel.endswith(HEADER_SUFFIXES):
+            try:
+                data = (root / e.rel).read_bytes()
+            except OSError:
+                continue
+            if len(data) > MAX_TRANSLATE_BYTES:
+                continue
+            for m in USER_DEFINED.finditer(data):
+                name = (m.group(1) or m.group(2)).decode("ascii")
+                if CUDA_LOOKING.match(name):
+                    names.add(name)
+    return frozenset(names)
+
+
+def _run_jobs(jobs: list[_Job], request: ConvertRequest, console: Console, report: Report) -> list[_Done]:
+    workers = request.jobs or os.cpu_count() or 1
+    translate_jobs = [j for j in jobs if j.kind in (FileKind.SOURCE, FileKind.BUILD)]
+    workers = max(1, min(workers, len(translate_jobs) // 4 or 1))
+    done: list[_Done] = []
+    show_progress = len(jobs) > 1 and console.is_terminal
+    progress = Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeRemainingColumn(), console=console, transient=True, disable=not show_progress)
+    executor = ProcessPoolExecutor(max_workers=workers) if workers > 1 else None
+    try:
+        with progress:
+            task = progress.add_task("translating", total=len(jobs))
+            results = executor.map(_translate_job, jobs, chunksize=8) if executor else map(_translate_job, jobs)
+            for item in results:
+                done.append(item)
+                report.files.append(item.report)
+                progress.advance(task)
+    except KeyboardInterrupt:
+        report.interrupted = True
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+            executor = None
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    return done
+
+
+def _write(done: list[_Done], request: ConvertRequest, output_root: Path | None, report: Report) -> None:
+    mode = request.mode
+    if not mode.writes or output_root is None:
+        return
+    try:
+        for d in done:
+            _write_one(d, request, output_root)
+    except KeyboardInterrupt:
+        report.interrupted = True
+
+
+def _write_one(d: _Done, request: ConvertRequest, output_root: Path) -> None:
+    r = d.report
+    if r.status == "failed":
+        return
+    src = request.source if request.source.is_file() else request.source / r.path
+    dest = (request.output if request.source.is_file() and request.mode is WriteMode.WRITE else output_root / r.output)
+    try:
+        if request.mode is WriteMode.IN_PLACE:
+            if d.output is None:
+                return
+            backup(output_root, r.path)
+            atomic_write(dest, d.output, mode_from=src)
+            if r.output != r.path:
+                src.unlink()  # renamed in place: the original is kept in the backup
+            return
+        if r.kind == FileKind.SYMLINK.value:
+            if dest.is_symlink() or dest.exists():
+                if not dest.is_symlink():
+                    raise PorterInputError(f"{dest}: exists and is not a link; not replaced by the input's link")
+                dest.unlink()
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.symlink_to(os.readlink(src))
+            return
+        data = d.output if d.output is not None else read_bytes(src)
+        if dest.is_file() and not dest.is_symlink() and dest.read_bytes() == data:
+            return  # already up to date: leave the file (and its timestamp) alone
+        atomic_write(dest, data, mode_from=src)
+    except PorterInputError as exc:
+        r.status, r.error = "failed", str(exc)
+    except OSError as exc:
+        r.status, r.error = "failed", f"{dest}: {exc.strerror or exc}"
+
+
+def _write_manifest(request: ConvertRequest, output_root: Path, done: list[_Done]) -> None:
+    in_place = request.mode is WriteMode.IN_PLACE
+    src_root = (request.source if request.source.is_dir() else request.source.parent).resolve()
+    files = []
+    for d in done:
+        r = d.report
+        if r.status == "failed":
+            continue
+        status = "copied" if r.kind in ("other", "symlink") or r.status == "copied" else r.status
+        original = output_root.resolve() / STATE_DIR / "backup" / r.path if in_place else src_root / r.path
+        if in_place and status != "translated":
+            original = src_root / r.path
+        files.append({"output": r.output, "source": r.path, "original": str(original), "status": status})
+    manifest = {"porter_version": __version__, "source_root": str(src_root), "output_root": str(output_root.resolve()),
+                "in_place": in_place, "files": files}
+    atomic_write(output_root / STATE_DIR / "manifest.json", json.dumps(manifest, indent=2).encode() + b"\n")
+
+
+def _after_write(request: ConvertRequest, output_root: Path, report: Report, console: Console) -> None:
+    """Hazards still open in the output, then the build-and-fix loop (issue 3) unless --no-build."""
+    written = [output_root / f.output for f in report.files if f.kind == "source" and f.status in ("translated", "unchanged")]
+    if request.source.is_file() and request.output is not None and request.mode is WriteMode.WRITE:
+        written = [request.output]
+    report.findings = _open_findings(output_root, written, request.config)
+    if not request.config.build:
+        return
+    try:
+        from porter.fixloop import run_fix_loop
+    except ImportError:
+        report.warnings.append("the build step is not available in this installation; skipped")
+        return
+    outcome = run_fix_loop(output_root, request.config, report.fix_loop, files=written, findings=report.findings, console=console)
+    if "ok" not in report.fix_loop and outcome is not None:
+        report.fix_loop["ok"] = bool(getattr(outcome, "ok", True))
+
+
+def _open_findings(output_root: Path, files: list[Path], config: PortConfig) -> list[dict]:
+    try:
+        from porter.scan import scan_tree
+        from porter.targets import resolve_target
+    except ImportError:
+        return []
+    result = scan_tree(output_root, resolve_target(config.target), config.rocm, files=files)
+    return [f.as_dict() for f in result.findings]
+
+
+def write_diff(text: str) -> None:
+    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
+    sys.stdout.flush()

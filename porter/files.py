@@ -1,0 +1,153 @@
+"""File-system side of a conversion: what a tree holds, how each file is treated, atomic writes and backups."""
+
+from __future__ import annotations
+
+import enum
+import os
+import stat
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+SOURCE_SUFFIXES = frozenset({".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hxx", ".inl", ".hip"})
+SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", ".porter"})
+STATE_DIR = ".porter"  # porter's own state in an output tree: manifest, report, transcript, backups, review state
+MAX_TRANSLATE_BYTES = 256 * 1024 * 1024  # larger "sources" are copied untouched, with a warning
+BINARY_SNIFF_BYTES = 8192
+
+
+class PorterInputError(Exception):
+    """Bad input from the user: reported as one line, non-zero exit."""
+
+
+class WriteMode(enum.Enum):
+    WRITE = "write"  # write the converted tree to -o
+    IN_PLACE = "in-place"  # rewrite the input, keeping backups under .porter/backup/
+    DIFF = "diff"  # unified diff to stdout, write nothing
+    CHECK = "check"  # write nothing; exit 1 when anything would change
+
+    @property
+    def writes(self) -> bool:
+        return self in (WriteMode.WRITE, WriteMode.IN_PLACE)
+
+
+class FileKind(enum.Enum):
+    SOURCE = "source"
+    BUILD = "build"
+    OTHER = "other"  # copied byte for byte
+    SYMLINK = "symlink"
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    rel: str  # posix relative path inside the input root ("" parts never)
+    kind: FileKind
+    link_target: str | None = None  # for symlinks that stay inside the tree: the link text to recreate
+
+
+BUILD_FILE_NAMES = frozenset({"CMakeLists.txt", "Makefile", "makefile", "GNUmakefile"})
+
+
+def classify(rel: str) -> FileKind:
+    try:
+        from porter.buildfiles import is_build_file
+    except ImportError:  # pragma: no cover - while the build-file translator is being written
+        def is_build_file(rel: str) -> bool:
+            return Path(rel).name in BUILD_FILE_NAMES or rel.endswith(".cmake")
+
+    if is_build_file(rel):
+        return FileKind.BUILD
+    return FileKind.SOURCE if Path(rel).suffix.lower() in SOURCE_SUFFIXES else FileKind.OTHER
+
+
+def walk_tree(root: Path, warnings: list[str]) -> Iterator[TreeEntry]:
+    """Every file under root, sorted; symlinks are never followed, and those pointing outside the tree are skipped."""
+    real_root = root.resolve()
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        here = Path(dirpath)
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS)
+        names = sorted(filenames) + [d for d in dirnames if (here / d).is_symlink()]
+        for name in names:
+            path = here / name
+            rel = path.relative_to(root).as_posix()
+            if path.is_symlink():
+                target = os.readlink(path)
+                resolved = (path.parent / target).resolve()
+                if not resolved.is_relative_to(real_root):
+                    warnings.append(f"{rel}: symlink points outside the tree ({target}); not followed, not copied")
+                    continue
+                yield TreeEntry(rel, FileKind.SYMLINK, target)
+                continue
+            if not path.is_file():
+                warnings.append(f"{rel}: not a regular file; skipped")
+                continue
+            yield TreeEntry(rel, classify(rel))
+        dirnames[:] = [d for d in dirnames if not (here / d).is_symlink()]
+
+
+def looks_binary(data: bytes) -> bool:
+    return b"\0" in data[:BINARY_SNIFF_BYTES]
+
+
+def read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except PermissionError:
+        raise PorterInputError(f"{path}: permission denied (cannot read)") from None
+    except IsADirectoryError:
+        raise PorterInputError(f"{path}: is a directory") from None
+    except OSError as exc:
+        raise PorterInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def atomic_write(path: Path, data: bytes, mode_from: Path | None = None) -> None:
+    """Write via a temp file in the same directory and rename, so a reader (or Ctrl-C) sees old or new, never half."""
+    if path.is_symlink():
+        raise PorterInputError(f"{path}: destination is a symlink; porter does not write through links")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".porter-tmp", dir=path.parent)
+    except PermissionError:
+        raise PorterInputError(f"{path.parent}: permission denied (cannot write)") from None
+    except OSError as exc:
+        raise PorterInputError(f"{path.parent}: cannot write: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        if mode_from is not None:
+            os.chmod(tmp, stat.S_IMODE(mode_from.stat().st_mode))
+        os.replace(tmp, path)
+    except BaseException as exc:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, PermissionError):
+            raise PorterInputError(f"{path}: permission denied (cannot write)") from None
+        if isinstance(exc, OSError):
+            raise PorterInputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        raise
+
+
+def backup(root: Path, rel: str) -> Path:
+    """Keep the original of a file rewritten in place under <root>/.porter/backup/<rel> (first backup wins)."""
+    source = root / rel
+    dest = root / STATE_DIR / "backup" / rel
+    if not dest.exists():
+        atomic_write(dest, source.read_bytes(), mode_from=source)
+    return dest
+
+
+def check_destination(source: Path, dest: Path, in_place: bool) -> None:
+    """Refuse an output tree inside the input tree (and the reverse): it would convert its own output."""
+    if in_place:
+        return
+    src, out = source.resolve(), dest.resolve()
+    if src == out:
+        raise PorterInputError(f"output {dest} is the input itself; use --in-place to rewrite in place")
+    if source.is_dir() and out.is_relative_to(src):
+        raise PorterInputError(f"output {dest} is inside the input tree {source}; choose a directory outside it")
+    if src.is_relative_to(out) and source.is_dir():
+        raise PorterInputError(f"input {source} is inside the output directory {dest}; choose another output")
+    if dest.exists() and source.is_dir() and not dest.is_dir():
+        raise PorterInputError(f"output {dest} exists and is not a directory")
+    if dest.exists() and source.is_file() and dest.is_dir():
+        raise PorterInputError(f"output {dest} is a directory; give a file name for a single-file conversion")

@@ -1,0 +1,140 @@
+"""The CUDA→HIP API map, loaded from the data files under porter/data/ (data, not code)."""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+
+from porter.options import RocmVersion
+
+# Identifiers that look like CUDA but are not in the map are reported as "not yet mapped".
+CUDA_LOOKING = re.compile(
+    r"^(?:cuda[A-Z_]|cu[A-Z]|CU_|CU[A-Z]+_|CUDA_|CUDART_|cublas|CUBLAS_|curand|CURAND_|cufft|CUFFT_|cusparse|CUSPARSE_"
+    r"|cusolver|CUSOLVER_|cudnn|CUDNN_|nvrtc|NVRTC_|nvtx|NVTX_|nccl|NCCL_|__nv_|__cuda)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ApiEntry:
+    cuda: str
+    hip: str | None
+    family: str
+    kind: str = "function"
+    since: RocmVersion | None = None
+    unsupported: str | None = None
+    note: str | None = None
+    deprecated: bool = False
+
+    def available_in(self, rocm: RocmVersion | None) -> bool:
+        return rocm is None or self.since is None or self.since <= rocm
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderEntry:
+    cuda: str
+    hip: str | None
+    family: str
+    unsupported: str | None = None
+
+
+class MappingDataError(RuntimeError):
+    pass
+
+
+@dataclass(frozen=True)
+class ApiMap:
+    apis: dict[str, ApiEntry]
+    namespaces: dict[str, ApiEntry]
+    headers: dict[str, HeaderEntry]
+    header_prefixes: tuple[tuple[str, HeaderEntry], ...]  # "cub/" -> entry for any header under cub/
+    symbol_args: dict[str, int]  # API -> index of the argument to wrap in HIP_SYMBOL()
+
+    def lookup(self, name: str) -> ApiEntry | None:
+        return self.apis.get(name)
+
+    def header(self, path: str) -> HeaderEntry | None:
+        entry = self.headers.get(path)
+        if entry is not None:
+            return entry
+        for prefix, prefixed in self.header_prefixes:
+            if path.startswith(prefix):
+                return prefixed
+        return None
+
+    @property
+    def families(self) -> list[str]:
+        return sorted({e.family for e in self.apis.values()})
+
+
+def _version(value: object, where: str) -> RocmVersion | None:
+    if value is None:
+        return None
+    try:
+        return RocmVersion.parse(str(value))
+    except ValueError as exc:
+        raise MappingDataError(f"{where}: {exc}") from None
+
+
+def _data_files(folder: str) -> list:
+    root = resources.files("porter").joinpath("data", folder)
+    if not root.is_dir():
+        return []
+    return sorted((f for f in root.iterdir() if f.name.endswith(".toml")), key=lambda f: f.name)
+
+
+def _entry(name: str, value: object, family: str, where: str) -> ApiEntry:
+    if isinstance(value, str):
+        return ApiEntry(cuda=name, hip=value, family=family)
+    if not isinstance(value, dict):
+        raise MappingDataError(f"{where}: {name}: expected a string or an inline table")
+    hip, unsupported = value.get("hip"), value.get("unsupported")
+    if (hip is None) == (unsupported is None):
+        raise MappingDataError(f"{where}: {name}: needs exactly one of 'hip' or 'unsupported'")
+    return ApiEntry(
+        cuda=name,
+        hip=hip,
+        family=value.get("family", family),
+        kind=value.get("kind", "function"),
+        since=_version(value.get("since"), f"{where}: {name}"),
+        unsupported=unsupported,
+        note=value.get("note"),
+        deprecated=bool(value.get("deprecated", False)),
+    )
+
+
+@functools.cache
+def load_api_map() -> ApiMap:
+    apis: dict[str, ApiEntry] = {}
+    curated: dict[str, ApiEntry] = {}
+    for file in _data_files("apis"):
+        data = tomllib.loads(file.read_text("utf-8"))
+        family = data.get("meta", {}).get("family", file.name.removesuffix(".toml").lstrip("_"))
+        target = curated if file.name.startswith("_") else apis
+        for name, value in data.get("map", {}).items():
+            target[name] = _entry(name, value, family, f"apis/{file.name}")
+    apis.update(curated)  # hand-curated entries win over imported ones
+    namespaces = {n: e for n, e in apis.items() if e.kind == "namespace"}
+    for n in namespaces:
+        del apis[n]
+
+    headers: dict[str, HeaderEntry] = {}
+    prefixes: list[tuple[str, HeaderEntry]] = []
+    headers_file = resources.files("porter").joinpath("data", "headers.toml")
+    if headers_file.is_file():
+        for path, value in tomllib.loads(headers_file.read_text("utf-8")).get("headers", {}).items():
+            entry = HeaderEntry(
+                cuda=path, hip=value.get("hip"), family=value.get("family", "header"), unsupported=value.get("unsupported")
+            )
+            if path.endswith("/*"):
+                prefixes.append((path[:-1], entry))
+            else:
+                headers[path] = entry
+    rewrites_file = resources.files("porter").joinpath("data", "rewrites.toml")
+    symbol_args = {}
+    if rewrites_file.is_file():
+        symbol_args = dict(tomllib.loads(rewrites_file.read_text("utf-8")).get("symbol_args", {}))
+    prefixes.sort(key=lambda p: -len(p[0]))  # longest prefix first
+    return ApiMap(apis, namespaces, headers, tuple(prefixes), symbol_args)

@@ -1,0 +1,10 @@
+; Names a file defines itself: never reported as untranslated CUDA identifiers.
+(preproc_def name: (identifier) @name)
+(preproc_function_def name: (identifier) @name)
+(function_definition declarator: (function_declarator declarator: (identifier) @name))
+(declaration declarator: (function_declarator declarator: (identifier) @name))
+(struct_specifier name: (type_identifier) @name body: (_))
+(class_specifier name: (type_identifier) @name body: (_))
+(enum_specifier name: (type_identifier) @name body: (_))
+(type_definition declarator: (type_identifier) @name)
+(enumerator name: (identifier) @name)

@@ -1,0 +1,152 @@
+"""One `Report` owns what a conversion did: per-file facts, counts, the JSON report and the exit code."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from porter import __version__
+from porter.options import Conversion, TranslationResult, Unconverted
+
+
+@dataclass
+class FileReport:
+    path: str  # relative to the input root (or the file name for a single file)
+    output: str  # relative to the output root
+    kind: str  # source | build | other | symlink
+    status: str  # translated | unchanged | copied | skipped | failed
+    conversions: list[Conversion] = field(default_factory=list)
+    unconverted: list[Unconverted] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    error: str | None = None
+
+    @classmethod
+    def from_result(cls, path: str, output: str, kind: str, source: bytes, result: TranslationResult) -> FileReport:
+        status = "translated" if result.changed(source) else "unchanged"
+        return cls(path, output, kind, status, list(result.conversions), list(result.unconverted), list(result.warnings))
+
+    def as_dict(self) -> dict:
+        return {
+            "path": self.path,
+            "output": self.output,
+            "kind": self.kind,
+            "status": self.status,
+            "converted": dict(Counter(c.family for c in self.conversions)),
+            "conversions": [asdict(c) for c in self.conversions],
+            "not_converted": [
+                {"name": u.name, "line": u.line, "column": u.column, "reason": str(u.reason), "family": u.family, "detail": u.detail}
+                for u in self.unconverted
+            ],
+            "warnings": self.warnings,
+            "error": self.error,
+        }
+
+
+@dataclass
+class Report:
+    source_root: str
+    output_root: str | None
+    mode: str
+    target: str
+    rocm: str | None
+    files: list[FileReport] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    fix_loop: dict = field(default_factory=dict)  # build / fixers / agent / tests, filled by porter.fixloop
+    findings: list[dict] = field(default_factory=list)  # hazard findings still open in the output
+    interrupted: bool = False
+
+    # -- counts ---------------------------------------------------------------------------------------------
+    @property
+    def changed(self) -> list[FileReport]:
+        return [f for f in self.files if f.status == "translated"]
+
+    @property
+    def failed(self) -> list[FileReport]:
+        return [f for f in self.files if f.status == "failed"]
+
+    def family_counts(self) -> Counter:
+        return Counter(c.family for f in self.files for c in f.conversions)
+
+    def unconverted_counts(self) -> Counter:
+        return Counter(str(u.reason) for f in self.files for u in f.unconverted)
+
+    def exit_code(self, check: bool, strict: bool = False) -> int:
+        """0 fine; 1 --check found changes, files failed, the build/fix loop left errors, or --strict found leftovers."""
+        if self.interrupted or self.failed:
+            return 1
+        if check and self.changed:
+            return 1
+        if self.fix_loop.get("ok") is False:
+            return 1
+        return 1 if strict and any(f.unconverted for f in self.files) else 0
+
+    # -- output ---------------------------------------------------------------------------------------------
+    def as_dict(self) -> dict:
+        return {
+            "porter_version": __version__,
+            "source_root": self.source_root,
+            "output_root": self.output_root,
+            "mode": self.mode,
+            "target": self.target,
+            "rocm": self.rocm,
+            "summary": {
+                "files": len(self.files),
+                "translated": len(self.changed),
+                "failed": len(self.failed),
+                "converted_by_family": dict(sorted(self.family_counts().items())),
+                "not_converted_by_reason": dict(sorted(self.unconverted_counts().items())),
+                "interrupted": self.interrupted,
+            },
+            "files": [f.as_dict() for f in self.files],
+            "warnings": self.warnings,
+            "fix_loop": self.fix_loop,
+            "findings": self.findings,
+        }
+
+    def write_json(self, path: Path) -> None:
+        from porter.files import atomic_write
+
+        atomic_write(path, json.dumps(self.as_dict(), indent=2, default=str).encode() + b"\n")
+
+    def render_summary(self, console: Console, max_items: int = 40) -> None:
+        counts = self.family_counts()
+        table = Table(title="porter convert", title_justify="left", show_edge=False)
+        table.add_column("files", justify="right")
+        table.add_column("translated", justify="right")
+        table.add_column("unchanged/copied", justify="right")
+        table.add_column("failed", justify="right")
+        table.add_row(str(len(self.files)), str(len(self.changed)),
+                      str(len(self.files) - len(self.changed) - len(self.failed)), str(len(self.failed)))
+        console.print(table)
+        if counts:
+            fam = Table(show_edge=False, title="converted by API family", title_justify="left")
+            fam.add_column("family")
+            fam.add_column("count", justify="right")
+            for family, n in counts.most_common():
+                fam.add_row(family, str(n))
+            console.print(fam)
+        leftovers = [(f, u) for f in self.files for u in f.unconverted]
+        if leftovers:
+            left = Table(show_edge=False, title=f"not converted ({len(leftovers)})", title_justify="left")
+            left.add_column("where")
+            left.add_column("identifier")
+            left.add_column("why")
+            for f, u in leftovers[:max_items]:
+                left.add_row(f"{f.path}:{u.line}", u.name, f"{u.reason}: {u.detail}" if u.detail else str(u.reason))
+            console.print(left)
+            if len(leftovers) > max_items:
+                console.print(f"... and {len(leftovers) - max_items} more (see --report)")
+        for f in self.files:
+            for warning in f.warnings:
+                console.print(f"[yellow]warning[/]: {f.path}: {warning}")
+            if f.error:
+                console.print(f"[red]error[/]: {f.error}")
+        for warning in self.warnings:
+            console.print(f"[yellow]warning[/]: {warning}")
+        if self.interrupted:
+            console.print("[red]interrupted[/]: every file is either as it was or fully converted")

@@ -1,0 +1,335 @@
+"""The deterministic CUDA→HIP translator: `translate(source, options) -> TranslationResult`.
+
+Pure: bytes in, bytes and facts out; no file system access. Identifiers are found with a fast lexical pass, then
+each candidate is checked against the tree-sitter tree (so comments, string literals and struct members are left
+alone) and edited by byte range, which keeps layout, comments and unrelated bytes exactly as they were — including
+bytes that are not valid UTF-8 and CRLF line endings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import tree_sitter
+
+from porter import parsing
+from porter.mapping import CUDA_LOOKING, ApiMap, load_api_map
+from porter.options import (
+    Conversion,
+    LaunchSyntax,
+    Reason,
+    TranslateOptions,
+    TranslationResult,
+    Unconverted,
+)
+
+IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+# comments and string/char literals, for the parts of a file tree-sitter hands us as raw text (macro bodies, ERROR nodes)
+LEXICAL_SKIP = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)
+INCLUDE_HINT = re.compile(rb"^[ \t]*#[ \t]*include", re.MULTILINE)
+
+# node types whose identifiers are never CUDA API uses
+SKIP_NODE_TYPES = frozenset({"comment", "string_literal", "char_literal", "raw_string_literal", "string_content",
+                             "escape_sequence", "field_identifier", "system_lib_string", "concatenated_string"})
+RENAMABLE_NODE_TYPES = frozenset({"identifier", "type_identifier", "namespace_identifier", "primitive_type",
+                                  "statement_identifier", "sized_type_specifier"})
+DEFINITION_PARENTS = frozenset({"preproc_def", "preproc_function_def"})
+HUGE_FILE_BYTES = 32 * 1024 * 1024
+
+
+@dataclass(frozen=True, order=True)
+class Edit:
+    start: int
+    end: int
+    text: bytes
+
+
+class _Lines:
+    """Byte offset -> 1-based line/column, by binary search over line starts."""
+
+    def __init__(self, source: bytes) -> None:
+        import bisect
+
+        self._bisect = bisect.bisect_right
+        self._starts = [0, *(m.end() for m in re.finditer(rb"\n", source))]
+
+    def line(self, offset: int) -> int:
+        return self._bisect(self._starts, offset)
+
+    def column(self, offset: int) -> int:
+        return offset - self._starts[self.line(offset) - 1] + 1
+
+
+def translate(source: bytes, options: TranslateOptions | None = None, api_map: ApiMap | None = None) -> TranslationResult:
+    options = options or TranslateOptions()
+    return _Translation(source, options, api_map or load_api_map()).run()
+
+
+class _Translation:
+    def __init__(self, source: bytes, options: TranslateOptions, api_map: ApiMap) -> None:
+        self.source = source
+        self.options = options
+        self.map = api_map
+        self.edits: list[Edit] = []
+        self.result = TranslationResult(output=source)
+        self.lines = _Lines(source)
+        self.tree: tree_sitter.Tree | None = None
+        self.defined: set[str] = set(options.user_symbols)
+        self._reported: set[tuple[str, int]] = set()
+
+    # -- driver -------------------------------------------------------------------------------------------
+    def run(self) -> TranslationResult:
+        candidates = self._candidates()
+        wants_launch = self.options.launch_syntax is LaunchSyntax.HIP and b"<<<" in self.source
+        has_include = INCLUDE_HINT.search(self.source) is not None
+        has_asm = b"asm" in self.source
+        if not candidates and not wants_launch and not has_include and not has_asm:
+            return self.result  # nothing CUDA here: skip the parse entirely
+        if len(self.source) > HUGE_FILE_BYTES:
+            self.result.warnings.append(
+                f"file is {len(self.source) // (1024 * 1024)} MiB: translated lexically without a syntax tree"
+            )
+        else:
+            self.tree = parsing.parse(self.source)
+            if self.tree.root_node.has_error:
+                lines = parsing.error_lines(self.tree, limit=5)
+                self.result.warnings.append(
+                    "tree-sitter could not parse part of this file (lines "
+                    + ", ".join(map(str, lines))
+                    + "); translated those parts lexically (best effort)"
+                )
+            self._collect_definitions()
+            self._includes()
+            if wants_launch:
+                self._launches()
+            self._inline_asm()
+        self._identifiers(candidates)
+        self.result.output = self._apply()
+        self._hazard_fixes()
+        self.result.conversions.sort(key=lambda c: c.line)
+        self.result.unconverted.sort(key=lambda u: (u.line, u.column))
+        return self.result
+
+    def _candidates(self) -> list[tuple[int, int, str]]:
+        """(start, end, name) of every identifier that the map knows or that looks like CUDA."""
+        apis, namespaces = self.map.apis, self.map.namespaces
+        out = []
+        for m in IDENTIFIER.finditer(self.source):
+            name = m.group().decode("ascii")
+            if name in apis or name in namespaces or CUDA_LOOKING.match(name):
+                out.append((m.start(), m.end(), name))
+        return out
+
+    # -- context ------------------------------------------------------------------------------------------
+    def _collect_definitions(self) -> None:
+        """Names this file defines itself (macros, functions, types) are the user's, not CUDA's."""
+        assert self.tree is not None
+        for _, nodes in parsing.matches(parsing.load_query("definitions"), self.tree.root_node):
+            for node in nodes.get("name", []):
+                self.defined.add(node.text.decode("utf-8", "replace"))
+
+    def _in_lexical_skip(self, text_start: int, text: bytes, offset: int) -> bool:
+        for m in LEXICAL_SKIP.finditer(text):
+            if text_start + m.start() <= offset < text_start + m.end():
+                return True
+            if text_start + m.start() > offset:
+                break
+        return False
+
+    def _is_code(self, start: int, end: int) -> bool:
+        """True when the identifier at [start, end) is code (not a comment, string or struct member)."""
+        if self.tree is None:
+            line_start = self.source.rfind(b"\n", 0, start) + 1
+            # without a tree, look back only as far as the line start (block comments across lines are rare in huge files)
+            return not self._in_lexical_skip(line_start, self.source[line_start:end], start)
+        node = self.tree.root_node.descendant_for_byte_range(start, end)
+        if node is None:
+            return True
+        kind = node.type
+        if kind in SKIP_NODE_TYPES:
+            return False
+        if kind in RENAMABLE_NODE_TYPES:
+            parent = node.parent
+            return not (parent is not None and parent.type in DEFINITION_PARENTS and parent.child_by_field_name("name") == node)
+        if kind in ("preproc_arg", "ERROR") or node.is_error or node.has_error:
+            return not self._in_lexical_skip(node.start_byte, node.text, start)
+        # a keyword-like token the grammar knows (e.g. __global__): leave it
+        return kind == "identifier"
+
+    # -- identifiers --------------------------------------------------------------------------------------
+    def _identifiers(self, candidates: list[tuple[int, int, str]]) -> None:
+        for start, end, name in candidates:
+            if not self._is_code(start, end):
+                continue
+            entry = self.map.apis.get(name)
+            if entry is None:
+                namespace = self.map.namespaces.get(name)
+                if namespace is not None and self._is_namespace_use(start, end):
+                    entry = namespace
+            if entry is None:
+                if name not in self.defined and CUDA_LOOKING.match(name):
+                    self._unconverted(name, start, Reason.NOT_MAPPED, "", "porter has no mapping for this identifier")
+                continue
+            if entry.unsupported is not None:
+                self._unconverted(name, start, Reason.NO_HIP_EQUIVALENT, entry.family, entry.unsupported)
+                continue
+            assert entry.hip is not None
+            if not entry.available_in(self.options.rocm):
+                self._unconverted(
+                    name, start, Reason.NEWER_ROCM, entry.family,
+                    f"{entry.hip} first appears in ROCm {entry.since}; targeting ROCm {self.options.rocm} needs a shim",
+                )
+            if entry.hip != name:
+                self.edits.append(Edit(start, end, entry.hip.encode()))
+                self.result.conversions.append(Conversion(entry.family, name, entry.hip, self.lines.line(start)))
+            if name in self.map.symbol_args:
+                self._wrap_symbol_argument(start, end, self.map.symbol_args[name])
+
+    def _is_namespace_use(self, start: int, end: int) -> bool:
+        """`cub::X`, `namespace cub = ...`, `using namespace cub;` — not a variable that happens to be called cub."""
+        rest = self.source[end : end + 64].lstrip()
+        if rest.startswith(b"::"):
+            return True
+        before = self.source[max(0, start - 32) : start].rstrip()
+        return before.endswith(b"namespace") or before.endswith(b"=") and b"namespace" in self.source[start - 64 : start]
+
+    def _wrap_symbol_argument(self, start: int, end: int, index: int) -> None:
+        """cudaMemcpyToSymbol(sym, ...) -> hipMemcpyToSymbol(HIP_SYMBOL(sym), ...)."""
+        if self.tree is None:
+            return
+        node = self.tree.root_node.descendant_for_byte_range(start, end)
+        call = node.parent if node is not None else None
+        while call is not None and call.type == "qualified_identifier":
+            call = call.parent
+        if call is None or call.type != "call_expression":
+            return
+        args = call.child_by_field_name("arguments")
+        if args is None or len(args.named_children) <= index:
+            return
+        arg = args.named_children[index]
+        if arg.text.startswith(b"HIP_SYMBOL"):
+            return
+        self.edits.append(Edit(arg.start_byte, arg.start_byte, b"HIP_SYMBOL("))
+        self.edits.append(Edit(arg.end_byte, arg.end_byte, b")"))
+        self.result.conversions.append(Conversion("symbol", arg.text.decode("utf-8", "replace"), "HIP_SYMBOL", self.lines.line(start)))
+
+    def _unconverted(self, name: str, offset: int, reason: Reason, family: str, detail: str) -> None:
+        line = self.lines.line(offset)
+        if (name, line) in self._reported:
+            return
+        self._reported.add((name, line))
+        self.result.unconverted.append(Unconverted(name, line, self.lines.column(offset), reason, family, detail))
+
+    # -- includes -----------------------------------------------------------------------------------------
+    def _includes(self) -> None:
+        assert self.tree is not None
+        renamed = dict(self.options.renamed)
+        for _, nodes in parsing.matches(parsing.query("(preproc_include path: (_) @path)"), self.tree.root_node):
+            for node in nodes["path"]:
+                raw = node.text
+                if len(raw) < 2 or raw[:1] not in (b"<", b'"'):
+                    continue  # a macro include: #include MY_HEADER
+                path = raw[1:-1].decode("utf-8", "replace")
+                new = renamed.get(path) or self._renamed_by_basename(path, renamed)
+                if new is not None:
+                    self._replace_include(node, raw, new, "rename", path)
+                    continue
+                entry = self.map.header(path)
+                if entry is None:
+                    base = path.rsplit("/", 1)[-1]
+                    if CUDA_LOOKING.match(base) or base.startswith(("cuda", "cu", "nv")) and base.endswith((".h", ".cuh", ".hpp")):
+                        if not self._is_local_header(path):
+                            self._unconverted(path, node.start_byte, Reason.NOT_MAPPED, "header", "no HIP header known for this CUDA header")
+                    continue
+                if entry.unsupported is not None:
+                    self._unconverted(path, node.start_byte, Reason.NO_HIP_EQUIVALENT, entry.family, entry.unsupported)
+                elif entry.hip and entry.hip != path:
+                    self._replace_include(node, raw, entry.hip, "header", path)
+
+    def _is_local_header(self, path: str) -> bool:
+        return any(path == old or path.endswith("/" + old) for old, _ in self.options.renamed)
+
+    @staticmethod
+    def _renamed_by_basename(path: str, renamed: dict[str, str]) -> str | None:
+        head, _, base = path.rpartition("/")
+        new = renamed.get(base)
+        if new is None:
+            return None
+        return f"{head}/{new.rpartition('/')[2]}" if head else new.rpartition("/")[2]
+
+    def _replace_include(self, node: tree_sitter.Node, raw: bytes, new: str, family: str, old: str) -> None:
+        self.edits.append(Edit(node.start_byte + 1, node.end_byte - 1, new.encode()))
+        self.result.conversions.append(Conversion(family, old, new, self.lines.line(node.start_byte)))
+
+    # -- kernel launches ----------------------------------------------------------------------------------
+    def _launches(self) -> None:
+        """kernel<<<g, b, shm, s>>>(args) -> hipLaunchKernelGGL(kernel, dim3(g), dim3(b), shm, s, args)."""
+        assert self.tree is not None
+        for node in _iter_type(self.tree.root_node, "kernel_call_syntax"):
+            call = node.parent
+            if call is None or call.type != "call_expression":
+                continue
+            function = call.child_by_field_name("function")
+            args = call.child_by_field_name("arguments")
+            config = node.named_children
+            if function is None or args is None or not 2 <= len(config) <= 4:
+                self._unconverted("<<<>>>", node.start_byte, Reason.NEEDS_AGENT, "launch", "kernel launch porter could not parse")
+                continue
+            name_open, name_close = (b"HIP_KERNEL_NAME(", b")") if function.type == "template_function" else (b"", b"")
+            e = self.edits
+            e.append(Edit(function.start_byte, function.start_byte, b"hipLaunchKernelGGL(" + name_open))
+            e.append(Edit(function.end_byte, config[0].start_byte, name_close + b", dim3("))
+            e.append(Edit(config[0].end_byte, config[1].start_byte, b"), dim3("))
+            tail = b")"
+            if len(config) == 2:
+                tail += b", 0, 0"
+            e.append(Edit(config[1].end_byte, config[1].end_byte, tail))
+            if len(config) == 3:
+                e.append(Edit(config[2].end_byte, config[2].end_byte, b", 0"))
+            has_args = bool(args.named_children)
+            e.append(Edit(config[-1].end_byte, args.start_byte + 1, b", " if has_args else b")"))
+            if not has_args:
+                e.append(Edit(args.end_byte - 1, args.end_byte, b""))
+            kernel = function.text.decode("utf-8", "replace")
+            self.result.conversions.append(Conversion("launch", f"{kernel}<<<...>>>", "hipLaunchKernelGGL", self.lines.line(call.start_byte)))
+
+    # -- what needs a person or the agent -----------------------------------------------------------------
+    def _inline_asm(self) -> None:
+        assert self.tree is not None
+        for node in _iter_type(self.tree.root_node, "gnu_asm_expression"):
+            self._unconverted("asm", node.start_byte, Reason.NEEDS_AGENT, "inline-asm",
+                              "inline PTX has no HIP translation: rewrite with HIP intrinsics or __builtin_amdgcn_*")
+
+    def _hazard_fixes(self) -> None:
+        if not self.options.hazard_fixes:
+            return
+        try:
+            from porter.scan.fixes import apply_hazard_fixes
+            from porter.targets import resolve_target
+        except ImportError:
+            return
+        fixed, conversions = apply_hazard_fixes(self.result.output, resolve_target(self.options.target))
+        self.result.output = fixed
+        self.result.conversions.extend(conversions)
+
+    # -- output -------------------------------------------------------------------------------------------
+    def _apply(self) -> bytes:
+        if not self.edits:
+            return self.source
+        self.edits.sort(key=lambda e: (e.start, e.end))
+        out, pos = [], 0
+        for edit in self.edits:
+            if edit.start < pos:  # overlapping edit: keep the first, it covers this one
+                continue
+            out.append(self.source[pos : edit.start])
+            out.append(edit.text)
+            pos = edit.end
+        out.append(self.source[pos:])
+        return b"".join(out)
+
+
+def _iter_type(root: tree_sitter.Node, node_type: str) -> Iterator[tree_sitter.Node]:
+    for _, nodes in parsing.matches(parsing.query(f"({node_type}) @n"), root):
+        yield from nodes["n"]
