@@ -11,12 +11,11 @@ import typer
 from rich.console import Console
 
 from porter import __version__
+from porter import review as review_cli
 from porter.config import ConfigError, build_config
 from porter.files import PorterInputError, WriteMode
 from porter.options import LaunchSyntax, RocmVersion
 from porter.targets import UnknownTargetError, resolve_target
-
-from porter import review as review_cli
 
 app = typer.Typer(
     name="porter",
@@ -83,7 +82,8 @@ def convert(
     Exit codes: 0 done; 1 --check found changes, a file failed, errors remain after the fix loop, or --strict found
     untranslated identifiers; 2 bad input or usage; 130 interrupted.
     """
-    from porter.convert import ConvertRequest, convert as run_convert, write_diff
+    from porter.convert import ConvertRequest, write_diff
+    from porter.convert import convert as run_convert
 
     chosen = [name for name, on in (("-o", output is not None), ("--in-place", in_place), ("--diff", diff), ("--check", check)) if on]
     if len(chosen) > 1:

@@ -144,8 +144,7 @@ def convert(request: ConvertRequest, console: Console, out: Callable[[str], None
     report = Report(str(source), str(output_root) if output_root else None, mode.value, config.target,
                     str(config.rocm) if config.rocm else None)
     jobs = list(_plan(request, report.warnings))
-    done = _run_jobs(jobs, request, console, report)
-    _write(done, request, output_root, report)
+    done = _run_jobs(jobs, request, console, report, output_root)
     if mode.writes and output_root is not None and not report.interrupted:
         _write_manifest(request, output_root, done)
         _after_write(request, output_root, report, console)
@@ -183,7 +182,8 @@ def _plan(request: ConvertRequest, warnings: list[str]) -> Iterable[_Job]:
     entries = list(walk_tree(source, warnings))
     renamed = _renames(entries) if request.rename else {}
     pairs = tuple(renamed.items()) + tuple((Path(o).name, Path(n).name) for o, n in renamed.items())
-    options = replace(base, renamed=pairs, user_symbols=_user_symbols(source, entries))
+    local_headers = frozenset(Path(e.rel).name for e in entries if e.rel.endswith(HEADER_SUFFIXES))
+    options = replace(base, renamed=pairs, user_symbols=_user_symbols(source, entries), local_headers=local_headers)
     for entry in entries:
         yield _Job(entry.rel, renamed.get(entry.rel, entry.rel), entry.kind, source / entry.rel, options, want_diff, entry.link_target)
 
@@ -218,7 +218,10 @@ def _user_symbols(root: Path, entries: list[TreeEntry]) -> frozenset[str]:
     return frozenset(names)
 
 
-def _run_jobs(jobs: list[_Job], request: ConvertRequest, console: Console, report: Report) -> list[_Done]:
+def _run_jobs(jobs: list[_Job], request: ConvertRequest, console: Console, report: Report,
+              output_root: Path | None) -> list[_Done]:
+    """Translate in worker processes and write each result as it arrives (results stream; memory stays flat)."""
+    writes = request.mode.writes and output_root is not None
     workers = request.jobs or os.cpu_count() or 1
     translate_jobs = [j for j in jobs if j.kind in (FileKind.SOURCE, FileKind.BUILD)]
     workers = max(1, min(workers, len(translate_jobs) // 4 or 1))
@@ -232,6 +235,9 @@ def _run_jobs(jobs: list[_Job], request: ConvertRequest, console: Console, repor
             task = progress.add_task("translating", total=len(jobs))
             results = executor.map(_translate_job, jobs, chunksize=8) if executor else map(_translate_job, jobs)
             for item in results:
+                if writes:
+                    _write_one(item, request, output_root)
+                    item.output = None  # written: don't keep every file's bytes in memory
                 done.append(item)
                 report.files.append(item.report)
                 progress.advance(task)
@@ -244,17 +250,6 @@ def _run_jobs(jobs: list[_Job], request: ConvertRequest, console: Console, repor
         if executor is not None:
             executor.shutdown()
     return done
-
-
-def _write(done: list[_Done], request: ConvertRequest, output_root: Path | None, report: Report) -> None:
-    mode = request.mode
-    if not mode.writes or output_root is None:
-        return
-    try:
-        for d in done:
-            _write_one(d, request, output_root)
-    except KeyboardInterrupt:
-        report.interrupted = True
 
 
 def _write_one(d: _Done, request: ConvertRequest, output_root: Path) -> None:

@@ -193,7 +193,7 @@ class _Translation:
         if rest.startswith(b"::"):
             return True
         before = self.source[max(0, start - 32) : start].rstrip()
-        return before.endswith(b"namespace") or before.endswith(b"=") and b"namespace" in self.source[start - 64 : start]
+        return before.endswith(b"namespace") or (before.endswith(b"=") and b"namespace" in self.source[start - 64 : start])
 
     def _wrap_symbol_argument(self, start: int, end: int, index: int) -> None:
         """cudaMemcpyToSymbol(sym, ...) -> hipMemcpyToSymbol(HIP_SYMBOL(sym), ...)."""
@@ -238,18 +238,23 @@ class _Translation:
                     continue
                 entry = self.map.header(path)
                 if entry is None:
-                    base = path.rsplit("/", 1)[-1]
-                    if CUDA_LOOKING.match(base) or base.startswith(("cuda", "cu", "nv")) and base.endswith((".h", ".cuh", ".hpp")):
-                        if not self._is_local_header(path):
-                            self._unconverted(path, node.start_byte, Reason.NOT_MAPPED, "header", "no HIP header known for this CUDA header")
+                    if self._looks_like_cuda_header(path) and not self._is_local_header(path):
+                        self._unconverted(path, node.start_byte, Reason.NOT_MAPPED, "header", "no HIP header known for this CUDA header")
                     continue
                 if entry.unsupported is not None:
                     self._unconverted(path, node.start_byte, Reason.NO_HIP_EQUIVALENT, entry.family, entry.unsupported)
                 elif entry.hip and entry.hip != path:
                     self._replace_include(node, raw, entry.hip, "header", path)
 
+    @staticmethod
+    def _looks_like_cuda_header(path: str) -> bool:
+        base = path.rsplit("/", 1)[-1]
+        return bool(CUDA_LOOKING.match(base)) or (base.startswith(("cuda", "cu", "nv")) and base.endswith((".h", ".cuh", ".hpp")))
+
     def _is_local_header(self, path: str) -> bool:
-        return any(path == old or path.endswith("/" + old) for old, _ in self.options.renamed)
+        """A header the project ships itself (e.g. its own cuda_utils.h) is not a CUDA header HIP lacks."""
+        base = path.rsplit("/", 1)[-1]
+        return base in self.options.local_headers or any(path == old or path.endswith("/" + old) for old, _ in self.options.renamed)
 
     @staticmethod
     def _renamed_by_basename(path: str, renamed: dict[str, str]) -> str | None:
