@@ -1,0 +1,148 @@
+"""Unit tests of the translator's mechanics, against a small hand-made map (the real data has its own tests)."""
+
+from __future__ import annotations
+
+import pytest
+
+from porter.mapping import ApiEntry, ApiMap, HeaderEntry, load_api_map
+from porter.options import LaunchSyntax, Reason, RocmVersion, TranslateOptions
+from porter.translate import translate
+
+
+def _entry(cuda: str, hip: str | None = None, family: str = "runtime", **kw) -> ApiEntry:
+    return ApiEntry(cuda, hip if hip is not None or "unsupported" in kw else cuda.replace("cuda", "hip"), family, **kw)
+
+
+MAP = ApiMap(
+    apis={e.cuda: e for e in [
+        _entry("cudaMalloc"), _entry("cudaFree"), _entry("cudaError_t", kind="type"), _entry("cudaSuccess", kind="enum"),
+        _entry("cudaGetErrorString"), _entry("cudaMemcpyToSymbol"), _entry("cudaMemcpyFromSymbol"),
+        _entry("cudaStream_t", kind="type"), _entry("cudaDeviceSynchronize"),
+        _entry("__shfl_down_sync", "__shfl_down_sync", "device", since=RocmVersion(6, 2)),
+        _entry("cudaGraphConditionalHandleCreate", unsupported="conditional graph nodes are not in HIP"),
+        _entry("__CUDACC__", "__HIPCC__", "macros", kind="macro"),
+    ]},
+    namespaces={"cub": _entry("cub", "hipcub", "cub", kind="namespace")},
+    headers={"cuda_runtime.h": HeaderEntry("cuda_runtime.h", "hip/hip_runtime.h", "runtime"),
+             "mma.h": HeaderEntry("mma.h", None, "tensor-core", unsupported="use rocWMMA")},
+    header_prefixes=(),
+    symbol_args={"cudaMemcpyToSymbol": 0, "cudaMemcpyFromSymbol": 1},
+)
+
+
+def run(src: str, **options) -> tuple[str, object]:
+    result = translate(src.encode(), TranslateOptions(**options), MAP)
+    return result.output.decode(), result
+
+
+def test_code_is_translated_but_comments_strings_and_members_are_not() -> None:
+    out, _ = run('void f() { cudaMalloc(&p, 4); /* cudaMalloc */ // cudaFree\n puts("cudaFree"); s.cudaFree = 1; }\n')
+    assert out == 'void f() { hipMalloc(&p, 4); /* cudaMalloc */ // cudaFree\n puts("cudaFree"); s.cudaFree = 1; }\n'
+
+
+def test_macro_bodies_are_translated_outside_their_strings() -> None:
+    out, _ = run('#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) printf("cudaError %s", cudaGetErrorString(e)); } while (0)\n')
+    assert out == '#define CHECK(x) do { hipError_t e = (x); if (e != hipSuccess) printf("cudaError %s", hipGetErrorString(e)); } while (0)\n'
+
+
+def test_preprocessor_conditions() -> None:
+    out, _ = run("#ifdef __CUDACC__\nint x;\n#endif\n#if defined(__CUDACC__)\n#endif\n")
+    assert out == "#ifdef __HIPCC__\nint x;\n#endif\n#if defined(__HIPCC__)\n#endif\n"
+
+
+def test_namespace_only_when_used_as_a_namespace() -> None:
+    out, _ = run("void f() { cub::DeviceReduce::Sum(a); int cub = 3; }\n")
+    assert out == "void f() { hipcub::DeviceReduce::Sum(a); int cub = 3; }\n"
+
+
+def test_symbol_arguments_are_wrapped_once() -> None:
+    out, _ = run("void f() { cudaMemcpyToSymbol(c, h, 4); cudaMemcpyFromSymbol(h, c, 4); }\n")
+    assert out == "void f() { hipMemcpyToSymbol(HIP_SYMBOL(c), h, 4); hipMemcpyFromSymbol(h, HIP_SYMBOL(c), 4); }\n"
+    again = translate(out.encode(), TranslateOptions(), MAP).output.decode()
+    assert again == out
+
+
+def test_includes_are_mapped_and_missing_ones_reported() -> None:
+    out, result = run('#include <cuda_runtime.h>\n#include "cuda_runtime.h"\n#include <mma.h>\n#include <cuda_unknown_thing.h>\n#include "cuda_helpers.h"\n',
+                      local_headers=frozenset({"cuda_helpers.h"}))
+    assert out.splitlines()[:3] == ["#include <hip/hip_runtime.h>", '#include "hip/hip_runtime.h"', "#include <mma.h>"]
+    reasons = {u.name: u.reason for u in result.unconverted}
+    assert reasons == {"mma.h": Reason.NO_HIP_EQUIVALENT, "cuda_unknown_thing.h": Reason.NOT_MAPPED}
+
+
+def test_renamed_includes() -> None:
+    out, _ = run('#include "kernels.cu"\n#include "sub/kernels.cu"\n', renamed=(("kernels.cu", "kernels.hip"),))
+    assert out == '#include "kernels.hip"\n#include "sub/kernels.hip"\n'
+
+
+@pytest.mark.parametrize(("launch", "expected"), [
+    ("k<<<g, b>>>(x, y);", "hipLaunchKernelGGL(k, dim3(g), dim3(b), 0, 0, x, y);"),
+    ("k<<<g, b, shm>>>(x);", "hipLaunchKernelGGL(k, dim3(g), dim3(b), shm, 0, x);"),
+    ("k<<<g, b, shm, s>>>(x);", "hipLaunchKernelGGL(k, dim3(g), dim3(b), shm, s, x);"),
+    ("k<<<1, 1>>>();", "hipLaunchKernelGGL(k, dim3(1), dim3(1), 0, 0);"),
+    ("k<float, 4><<<g, b>>>(x);", "hipLaunchKernelGGL(HIP_KERNEL_NAME(k<float, 4>), dim3(g), dim3(b), 0, 0, x);"),
+    ("ns::k<<<g, b>>>(cudaMalloc);", "hipLaunchKernelGGL(ns::k, dim3(g), dim3(b), 0, 0, hipMalloc);"),
+])
+def test_launch_syntax_hip(launch: str, expected: str) -> None:
+    out, _ = run(f"void f() {{ {launch} }}\n", launch_syntax=LaunchSyntax.HIP)
+    assert out == f"void f() {{ {expected} }}\n"
+    assert run(out, launch_syntax=LaunchSyntax.HIP)[0] == out
+
+
+def test_chevron_launches_are_kept_by_default() -> None:
+    out, _ = run("void f() { k<<<g, b, 0, s>>>(x); }\n")
+    assert out == "void f() { k<<<g, b, 0, s>>>(x); }\n"
+
+
+def test_user_defined_cuda_looking_names_are_not_reported() -> None:
+    _, result = run("#define CUDA_CHECK(x) x\nvoid cudaCheckError() {}\nvoid f() { CUDA_CHECK(cudaCheckError()); cudaNotAThing(); }\n")
+    assert [u.name for u in result.unconverted] == ["cudaNotAThing"]
+    assert result.unconverted[0].reason is Reason.NOT_MAPPED and result.unconverted[0].line == 3
+
+
+def test_unsupported_and_newer_rocm_are_reported() -> None:
+    out, result = run("void f() { cudaGraphConditionalHandleCreate(h); x = __shfl_down_sync(m, v, 1); }\n", rocm=RocmVersion(5, 2))
+    assert "cudaGraphConditionalHandleCreate" in out  # left for the person or the agent
+    reasons = {u.name: u.reason for u in result.unconverted}
+    assert reasons == {"cudaGraphConditionalHandleCreate": Reason.NO_HIP_EQUIVALENT, "__shfl_down_sync": Reason.NEWER_ROCM}
+    _, newer = run("void f() { x = __shfl_down_sync(m, v, 1); }\n", rocm=RocmVersion(6, 4))
+    assert newer.unconverted == []
+
+
+def test_inline_asm_needs_the_agent() -> None:
+    _, result = run('__device__ int lane() { int l; asm volatile("mov.u32 %0, %%laneid;" : "=r"(l)); return l; }\n')
+    assert [(u.name, u.reason) for u in result.unconverted] == [("asm", Reason.NEEDS_AGENT)]
+
+
+def test_crlf_and_invalid_utf8_bytes_survive() -> None:
+    src = b"// \xff\xfe caf\xe9\r\nvoid f() { cudaFree(p); }\r\n"
+    assert translate(src, TranslateOptions(), MAP).output == src.replace(b"cudaFree", b"hipFree")
+
+
+def test_unparsable_code_is_translated_lexically_with_a_warning() -> None:
+    out, result = run("void f() { cudaFree(p); }}}} )))\n/* cudaFree */ #if\n")
+    assert out.startswith("void f() { hipFree(p); }")
+    assert "/* cudaFree */" in out
+    assert result.warnings and "could not parse" in result.warnings[0]
+
+
+def test_files_without_cuda_are_returned_untouched() -> None:
+    src = b"int main() { return 0; }\n"
+    result = translate(src, TranslateOptions(), MAP)
+    assert result.output is src and not result.conversions and not result.unconverted
+
+
+def test_conversions_are_counted_by_family_with_lines() -> None:
+    _, result = run("void f() {\n cudaMalloc(&p, 4);\n cub::X::y();\n}\n")
+    assert [(c.family, c.cuda, c.hip, c.line) for c in result.conversions] == [
+        ("runtime", "cudaMalloc", "hipMalloc", 2), ("cub", "cub", "hipcub", 3)]
+
+
+def test_real_map_loads_and_translates_core_runtime_calls() -> None:
+    api_map = load_api_map()
+    for cuda, hip in [("cudaMalloc", "hipMalloc"), ("cudaMemcpy", "hipMemcpy"), ("cudaStream_t", "hipStream_t"),
+                      ("cudaMemcpyHostToDevice", "hipMemcpyHostToDevice"), ("cublasSgemm", "hipblasSgemm"),
+                      ("curandCreateGenerator", "hiprandCreateGenerator")]:
+        entry = api_map.lookup(cuda)
+        assert entry is not None and entry.hip == hip, cuda
+    assert api_map.header("cuda_runtime.h").hip == "hip/hip_runtime.h"
