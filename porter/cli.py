@@ -11,10 +11,12 @@ import typer
 from rich.console import Console
 
 from porter import __version__
+from porter import doctor as doctor_cli
 from porter import review as review_cli
 from porter.config import ConfigError, build_config
 from porter.files import PorterInputError, WriteMode
 from porter.options import LaunchSyntax, RocmVersion
+from porter.scan import cli as scan_cli
 from porter.targets import UnknownTargetError, resolve_target
 
 app = typer.Typer(
@@ -27,6 +29,10 @@ app = typer.Typer(
 
 # --- command registrations (one line per command; each module owns its command) ---
 app.command("review")(review_cli.review)
+app.command("doctor")(doctor_cli.doctor)
+app.command("targets")(doctor_cli.targets)
+app.command("scan")(scan_cli.scan)
+app.command("check")(scan_cli.check)
 
 
 def stderr_console() -> Console:

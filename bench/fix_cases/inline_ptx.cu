@@ -1,0 +1,8 @@
+// Inline PTX: no rule can translate this; it is left for the model.
+#include <cuda_runtime.h>
+__device__ unsigned int lane_id() {
+    unsigned int id;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(id));
+    return id;
+}
+__global__ void k(unsigned int* out) { out[threadIdx.x] = lane_id(); }

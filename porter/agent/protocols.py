@@ -1,0 +1,31 @@
+"""The three seams of the agent: where it edits and builds, who answers, and the loop itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from porter.agent.types import AgentOutcome, AgentTask, ModelResponse
+from porter.build.results import BuildResult, TestResult
+
+
+@runtime_checkable
+class Environment(Protocol):
+    """Implemented by porter.build.environment.HipccEnvironment."""
+
+    root: Path  # output tree root; every file path is resolved inside it
+
+    def build(self, path: str | None = None) -> BuildResult: ...
+
+    def run_tests(self) -> TestResult | None:  # None when no test command is configured
+        ...
+
+
+@runtime_checkable
+class Model(Protocol):
+    def query(self, messages: list[dict], tools: list[dict]) -> ModelResponse: ...
+
+
+@runtime_checkable
+class Agent(Protocol):
+    def run(self, task: AgentTask) -> AgentOutcome: ...

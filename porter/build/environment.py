@@ -1,0 +1,118 @@
+"""`HipccEnvironment`: builds an output tree with hipcc (or the user's build command) and runs its tests.
+
+It implements the agent's Environment protocol: `root`, `build(path=None)`, `run_tests()`.
+Objects go to a temporary directory, never into the user's tree.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from porter.build.compile_db import CompileFlags, collect_flags, translation_units
+from porter.build.diagnostics import dedupe, parse_clang_output, relative_path
+from porter.build.results import BuildResult, TestResult
+from porter.build.toolchain import Toolchain, hip_env
+
+MAX_OUTPUT = 200_000  # characters of raw compiler output kept in a BuildResult
+COMPILE_TIMEOUT_S = 600
+TEST_TIMEOUT_S = 1800
+
+
+@dataclass
+class FileBuild:
+    path: str  # relative to the output root
+    ok: bool
+    output: str
+    command: str
+
+
+@dataclass
+class HipccEnvironment:
+    root: Path
+    toolchain: Toolchain | None
+    arch: str = "gfx90a"
+    build_cmd: str | None = None
+    test_cmd: str | None = None
+    jobs: int = field(default_factory=lambda: os.cpu_count() or 1)
+    extra_flags: tuple[str, ...] = ()
+    only: list[Path] | None = None  # restrict the build to these files (single-file conversions)
+    _flags: CompileFlags | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        self.root = Path(self.root).resolve()
+
+    @property
+    def flags(self) -> CompileFlags:
+        # parsed once: the agent and fixers edit sources, not build files
+        if self._flags is None:
+            self._flags = collect_flags(self.root)
+        return self._flags
+
+    def compile_command(self, source: Path, obj: Path) -> list[str]:
+        if self.toolchain is None:
+            raise RuntimeError("no hipcc")
+        rel = source.relative_to(self.root) if source.is_relative_to(self.root) else source
+        return [str(self.toolchain.hipcc), f"--offload-arch={self.arch}", "-x", "hip", "-c", str(rel),
+                "-o", str(obj), *self.flags.args(), *self.extra_flags]
+
+    def _compile_one(self, source: Path, objdir: Path) -> FileBuild:
+        rel = relative_path(str(source), self.root)
+        obj = objdir / (rel.replace("/", "__") + ".o")
+        cmd = self.compile_command(source, obj)
+        try:
+            proc = subprocess.run(cmd, cwd=self.root, capture_output=True, text=True, env=hip_env(),
+                                  timeout=COMPILE_TIMEOUT_S, check=False)
+            output, ok = proc.stdout + proc.stderr, proc.returncode == 0
+        except subprocess.TimeoutExpired:
+            output, ok = f"{rel}:0:0: error: compilation timed out after {COMPILE_TIMEOUT_S}s\n", False
+        return FileBuild(rel, ok, output, shlex.join(cmd))
+
+    def compile_files(self, sources: list[Path]) -> list[FileBuild]:
+        with tempfile.TemporaryDirectory(prefix="porter-build-") as tmp, \
+                ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
+            return list(pool.map(lambda s: self._compile_one(s, Path(tmp)), sources))
+
+    def build(self, path: str | None = None) -> BuildResult:
+        """Compile every translation unit (or just `path`), or run --build-cmd; diagnostics relative to root."""
+        if self.build_cmd and path is None:
+            return self._run_build_cmd()
+        if self.toolchain is None:
+            return BuildResult(False, output="hipcc not found", command="")
+        sources = [self.root / path] if path is not None else translation_units(self.root, self.only)
+        if not sources:
+            return BuildResult(True, output="no translation units to compile", command="")
+        results = self.compile_files(sources)
+        diags = []
+        for r in results:
+            diags.extend(parse_clang_output(r.output, self.root, default_file=r.path))
+        output = "".join(f"$ {r.command}\n{r.output}" for r in results if r.output)
+        return BuildResult(ok=all(r.ok for r in results), diagnostics=dedupe(diags), output=output[:MAX_OUTPUT],
+                           command=results[0].command if len(results) == 1 else f"hipcc -c x{len(results)}")
+
+    def _run_build_cmd(self) -> BuildResult:
+        assert self.build_cmd is not None
+        try:
+            proc = subprocess.run(self.build_cmd, shell=True, cwd=self.root, capture_output=True, text=True,
+                                  env=hip_env(), timeout=COMPILE_TIMEOUT_S * 3, check=False)
+            output, ok = proc.stdout + proc.stderr, proc.returncode == 0
+        except subprocess.TimeoutExpired:
+            output, ok = "build command timed out\n", False
+        diags = parse_clang_output(output, self.root)
+        return BuildResult(ok, diags, output[-MAX_OUTPUT:], self.build_cmd)
+
+    def run_tests(self) -> TestResult | None:
+        if not self.test_cmd:
+            return None
+        try:
+            proc = subprocess.run(self.test_cmd, shell=True, cwd=self.root, capture_output=True, text=True,
+                                  env=hip_env(), timeout=TEST_TIMEOUT_S, check=False)
+        except subprocess.TimeoutExpired:
+            return TestResult(False, f"timed out after {TEST_TIMEOUT_S}s", self.test_cmd, -1)
+        output = (proc.stdout + proc.stderr)[-MAX_OUTPUT:]
+        return TestResult(proc.returncode == 0, output, self.test_cmd, proc.returncode)

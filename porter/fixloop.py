@@ -1,0 +1,188 @@
+"""The loop `porter convert` runs after translating: shims -> build -> rule fixers -> agent -> tests."""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+
+from porter.build.compile_db import HEADER_SUFFIXES, SOURCE_SUFFIXES, _walk
+from porter.build.diagnostics import render_diagnostics
+from porter.build.environment import HipccEnvironment
+from porter.build.results import BuildResult, Diagnostic, TestResult
+from porter.build.toolchain import choose_compile_arch, detect_toolchain
+from porter.config import PortConfig
+from porter.fixers import FixApplied, apply_fixers
+from porter.shims import install_shims
+from porter.targets import resolve_target
+
+MAX_FIXER_ROUNDS = 5  # each round is a rebuild; rules that keep firing without progress stop here
+MODEL_HELP = ("configure a model to let the agent fix them: --model NAME (or PORTER_MODEL), "
+              "--base-url URL (or OPENAI_BASE_URL) for an OpenAI-compatible endpoint, and OPENAI_API_KEY")
+
+
+class LoopStatus(enum.StrEnum):
+    OK = "ok"  # builds (and tests pass when --test-cmd is given)
+    ERRORS_REMAIN = "errors_remain"  # build errors or failing tests left
+    LIMITS_HIT = "limits_hit"  # the agent stopped on its iteration/token/time limits
+    NO_TOOLCHAIN = "no_toolchain"  # no hipcc: build skipped
+    SKIPPED = "skipped"  # --no-build
+
+
+@dataclass
+class FixLoopOutcome:
+    status: LoopStatus
+    message: str
+    build_ok: bool | None = None
+    tests_ok: bool | None = None
+    remaining_errors: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.status in (LoopStatus.OK, LoopStatus.SKIPPED)
+
+
+def _diag_dict(d: Diagnostic) -> dict:
+    return {"file": d.file, "line": d.line, "column": d.column, "severity": d.severity, "message": d.message,
+            "notes": d.notes}
+
+
+def _tests_dict(t: TestResult | None) -> dict | None:
+    if t is None:
+        return None
+    return {"ok": t.ok, "command": t.command, "returncode": t.returncode, "output_tail": t.output[-4000:]}
+
+
+def _source_files(out_root: Path, files: list[Path] | None) -> list[Path]:
+    if files:
+        return [f if f.is_absolute() else out_root / f for f in files]
+    return [p for p in _walk(out_root) if p.suffix.lower() in SOURCE_SUFFIXES | HEADER_SUFFIXES]
+
+
+def _transcript_path(out_root: Path, config: PortConfig) -> Path:
+    base = config.report_path.parent if config.report_path else out_root / ".porter"
+    return base / "transcript.jsonl"
+
+
+def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[Path] | None = None,
+                 findings: list[dict] | None = None, console: Console | None = None) -> FixLoopOutcome:
+    """Build the port, fix what rules can, hand the rest to the agent if a model is set; fills `report`."""
+    console = console or Console(stderr=True)
+    out_root = out_root.resolve()
+    report.update({"build": None, "fixers": None, "agent": None, "tests": None, "remaining_errors": []})
+    if not config.build:
+        report["build"] = {"skipped": True, "reason": "build disabled"}
+        return FixLoopOutcome(LoopStatus.SKIPPED, "build skipped (disabled)")
+
+    toolchain = detect_toolchain()
+    if toolchain is None and not config.build_cmd:
+        msg = ("hipcc not found (looked in PATH, $ROCM_PATH/bin, /opt/rocm/bin): build skipped; "
+               "install ROCm/HIP or pass --build-cmd")
+        report["build"] = {"skipped": True, "reason": msg}
+        console.print(f"[yellow]{msg}[/]")
+        return FixLoopOutcome(LoopStatus.NO_TOOLCHAIN, msg)
+
+    target = resolve_target(config.target)
+    rocm = config.rocm or (toolchain.rocm if toolchain else None)
+    arch, arch_note = config.offload_arch or target.arch, None
+    if toolchain is not None and not config.offload_arch:
+        choice = choose_compile_arch(toolchain, target.arch, config.cache_dir)
+        arch, arch_note = choice.arch, choice.note
+        if arch_note:
+            console.print(f"[yellow]note:[/] {arch_note}")
+
+    shims_added = install_shims(out_root, _source_files(out_root, files), rocm)
+    env = HipccEnvironment(out_root, toolchain, arch=arch, build_cmd=config.build_cmd, test_cmd=config.test_cmd,
+                           only=_source_files(out_root, files) if files else None)
+    result = env.build()
+    build_info = {
+        "toolchain": str(toolchain.hipcc) if toolchain else None,
+        "hip_version": toolchain.hip_version if toolchain else None,
+        "rocm": str(rocm) if rocm else None,
+        "arch": arch, "requested_arch": target.arch, "arch_note": arch_note,
+        "command": config.build_cmd or "hipcc -c (each translation unit)",
+        "flags_from": env.flags.source if not config.build_cmd else None,
+        "shims": shims_added,
+        "errors_initial": len(result.errors),
+    }
+    report["build"] = build_info
+
+    applied: list[FixApplied] = []
+    rounds = 0
+    while not result.ok and result.errors and rounds < MAX_FIXER_ROUNDS:
+        fixes = apply_fixers(out_root, result.diagnostics)
+        if not fixes:
+            break
+        rounds += 1
+        applied.extend(fixes)
+        result = env.build()
+    report["fixers"] = {"rounds": rounds, "applied": [f.as_dict() for f in applied],
+                        "counts": dict(Counter(f.rule for f in applied)),
+                        "errors_after": len(result.errors)}
+    if applied:
+        console.print(f"rule fixers: {len(applied)} fix(es) in {rounds} round(s), "
+                      f"{build_info['errors_initial']} -> {len(result.errors)} error(s)")
+
+    tests: TestResult | None = env.run_tests() if result.ok else None
+    limits_hit = False
+    if (not result.ok or (tests is not None and not tests.ok)) and config.model:
+        result, tests, limits_hit = _run_agent(env, config, report, result, tests, target, findings, toolchain,
+                                               arch, out_root, console)
+    elif not result.ok or (tests is not None and not tests.ok):
+        report["agent"] = {"status": "not_configured", "message": MODEL_HELP}
+
+    build_info["ok"] = result.ok
+    report["tests"] = _tests_dict(tests)
+    remaining = result.errors
+    report["remaining_errors"] = [_diag_dict(d) for d in remaining]
+    return _finish(result, tests, remaining, limits_hit, config, console)
+
+
+def _run_agent(env, config, report, result: BuildResult, tests, target, findings, toolchain, arch, out_root,
+               console) -> tuple[BuildResult, TestResult | None, bool]:
+    try:
+        from porter.agent import AgentTask, run_agent
+    except ImportError as exc:
+        report["agent"] = {"status": "unavailable", "message": f"agent not available: {exc}"}
+        console.print(f"[yellow]agent not available ({exc}); errors remain[/]")
+        return result, tests, False
+    task = AgentTask(errors=result.errors, target=target, findings=findings or [],
+                     test_failure=None if tests is None or tests.ok else tests.output[-8000:],
+                     hip_version=toolchain.hip_version if toolchain else None, compile_arch=arch)
+    transcript = _transcript_path(out_root, config)
+    transcript.parent.mkdir(parents=True, exist_ok=True)
+    console.print(f"agent: {len(result.errors)} error(s) to fix with {config.model}")
+    outcome = run_agent(task, env, config, transcript)
+    report["agent"] = {"status": outcome.status, "message": outcome.message, "iterations": outcome.iterations,
+                       "tokens": outcome.tokens, "edited_files": list(outcome.edited_files),
+                       "transcript": str(transcript)}
+    # verify rather than trust the agent's own view
+    result = env.build()
+    tests = env.run_tests() if result.ok else None
+    return result, tests, outcome.status == "limits_exceeded"
+
+
+def _finish(result: BuildResult, tests: TestResult | None, remaining: list[Diagnostic], limits_hit: bool,
+            config: PortConfig, console: Console) -> FixLoopOutcome:
+    tests_ok = None if tests is None else tests.ok
+    if result.ok and tests_ok is not False:
+        msg = "build ok" + ("; tests pass" if tests_ok else "")
+        console.print(f"[green]{msg}[/]")
+        return FixLoopOutcome(LoopStatus.OK, msg, True, tests_ok)
+    if remaining:
+        render_diagnostics(remaining, console)
+        msg = f"{len(remaining)} build error(s) remain in {len({d.file for d in remaining})} file(s)"
+    elif not result.ok:
+        msg = "build failed (see the build output in the report)"
+    else:
+        msg = f"tests failed: {tests.command if tests else ''}"
+    status = LoopStatus.LIMITS_HIT if limits_hit else LoopStatus.ERRORS_REMAIN
+    if limits_hit:
+        msg += "; the agent hit its limits (--max-iterations/--max-tokens/--max-seconds)"
+    elif not config.model:
+        msg += "; " + MODEL_HELP
+    console.print(f"[red]{msg}[/]")
+    return FixLoopOutcome(status, msg, result.ok, tests_ok, remaining)

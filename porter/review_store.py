@@ -1,0 +1,89 @@
+"""State a review reads and writes: the convert manifest, saved decisions, atomic byte-exact file writes."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+STATE_DIR = ".porter"
+MANIFEST = "manifest.json"
+DECISIONS = "review.json"
+DECISIONS_VERSION = 1
+
+
+class ReviewError(Exception):
+    """An expected problem: shown as one line, exit non-zero."""
+
+
+@dataclass(frozen=True)
+class PortedFile:
+    output: str  # relative to the output root
+    original: Path
+    status: str
+
+
+def load_manifest(out_dir: Path) -> list[PortedFile]:
+    path = out_dir / STATE_DIR / MANIFEST
+    try:
+        data = json.loads(path.read_bytes())
+        rows = data["files"]
+        files = [
+            PortedFile(output=row["output"], original=Path(row["original"]), status=row.get("status", ""))
+            for row in rows
+        ]
+    except FileNotFoundError:
+        raise ReviewError(
+            f"no porter manifest at {path}: run `porter convert` into {out_dir} first"
+        ) from None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ReviewError(f"unreadable porter manifest {path}: {exc}") from None
+    return files
+
+
+class DecisionStore:
+    """<out>/.porter/review.json: {"version": 1, "files": {output path: {hunk key: action}}}."""
+
+    def __init__(self, out_dir: Path) -> None:
+        self.path = out_dir / STATE_DIR / DECISIONS
+        self.files: dict[str, dict[str, str]] = {}
+        if self.path.exists():
+            try:
+                data = json.loads(self.path.read_bytes())
+                self.files = {
+                    str(k): {str(h): str(a) for h, a in v.items()} for k, v in data["files"].items()
+                }
+            except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+                raise ReviewError(
+                    f"unreadable review state {self.path}: {exc} (delete it to start over)"
+                ) from None
+
+    def for_file(self, output: str) -> dict[str, str]:
+        return self.files.setdefault(output, {})
+
+    def save(self) -> None:
+        data = {"version": DECISIONS_VERSION, "files": {k: v for k, v in sorted(self.files.items()) if v}}
+        atomic_write(self.path, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode())
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Temp file in the same directory + os.replace, keeping the file's permission bits."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        mode = 0o644
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,537 @@
+"""What the hazard detectors know about one source file: its tree, constants and the roles of its variables."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import tree_sitter
+
+from porter import parsing
+
+# byte sizes of the element types that shared-memory arrays commonly use
+TYPE_SIZES = {
+    "char": 1,
+    "signed char": 1,
+    "unsigned char": 1,
+    "bool": 1,
+    "int8_t": 1,
+    "uint8_t": 1,
+    "__nv_fp8_e4m3": 1,
+    "__nv_fp8_e5m2": 1,
+    "__hip_fp8_e4m3": 1,
+    "__hip_fp8_e5m2": 1,
+    "__hip_fp8_e4m3_fnuz": 1,
+    "__hip_fp8_e5m2_fnuz": 1,
+    "short": 2,
+    "unsigned short": 2,
+    "int16_t": 2,
+    "uint16_t": 2,
+    "half": 2,
+    "__half": 2,
+    "__nv_bfloat16": 2,
+    "__hip_bfloat16": 2,
+    "hip_bfloat16": 2,
+    "bfloat16": 2,
+    "int": 4,
+    "unsigned": 4,
+    "unsigned int": 4,
+    "signed": 4,
+    "int32_t": 4,
+    "uint32_t": 4,
+    "float": 4,
+    "half2": 4,
+    "__half2": 4,
+    "__nv_bfloat162": 4,
+    "__hip_bfloat162": 4,
+    "char4": 4,
+    "uchar4": 4,
+    "long": 8,
+    "unsigned long": 8,
+    "long long": 8,
+    "unsigned long long": 8,
+    "int64_t": 8,
+    "uint64_t": 8,
+    "size_t": 8,
+    "double": 8,
+    "float2": 8,
+    "int2": 8,
+    "uint2": 8,
+    "float3": 12,
+    "int3": 12,
+    "uint3": 12,
+    "float4": 16,
+    "int4": 16,
+    "uint4": 16,
+    "double2": 16,
+    "longlong2": 16,
+    "double4": 32,
+}
+
+WARP_CALLS = frozenset(
+    {
+        "__shfl",
+        "__shfl_up",
+        "__shfl_down",
+        "__shfl_xor",
+        "__shfl_sync",
+        "__shfl_up_sync",
+        "__shfl_down_sync",
+        "__shfl_xor_sync",
+        "__ballot",
+        "__ballot_sync",
+        "__any",
+        "__any_sync",
+        "__all",
+        "__all_sync",
+        "__uni_sync",
+        "__activemask",
+        "__match_any",
+        "__match_all",
+        "__match_any_sync",
+        "__match_all_sync",
+        "__syncwarp",
+        "__lane_id",
+        "__reduce_add_sync",
+        "__reduce_min_sync",
+        "__reduce_max_sync",
+        "__reduce_and_sync",
+        "__reduce_or_sync",
+        "__reduce_xor_sync",
+    }
+)
+SHUFFLES = frozenset(n for n in WARP_CALLS if n.startswith("__shfl"))
+MASK_RESULT_CALLS = frozenset(
+    {
+        "__ballot",
+        "__ballot_sync",
+        "__activemask",
+        "__match_any",
+        "__match_all",
+        "__match_any_sync",
+        "__match_all_sync",
+    }
+)
+LANE_NAME = re.compile(r"(?i)^(?:\w*_)?lane(?:_?id|_?idx|_?index)?$|^laneid$|^lid$")
+WARP_NAME = re.compile(r"(?i)^(?:\w*_)?warp(?:_?id|_?idx|_?index|_?num)?$|^wid$")
+_SUFFIX = re.compile(r"\b(0[xX][0-9a-fA-F]+|\d+)(?:[uU](?:ll|LL|l|L)?|(?:ll|LL|l|L)[uU]?)\b")
+_SIZEOF = re.compile(r"sizeof\s*\(\s*([A-Za-z_][\w ]*?)\s*\)")
+
+
+def text(node: tree_sitter.Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
+
+
+def call_name(call: tree_sitter.Node) -> str:
+    """`foo`, `ns::foo`, `obj.foo` → the last name; template arguments dropped."""
+    fn = call.child_by_field_name("function")
+    if fn is None:
+        return ""
+    if fn.type == "template_function":
+        fn = fn.child_by_field_name("name") or fn
+    if fn.type == "qualified_identifier":
+        return strip_templates(text(fn)).rsplit("::", 1)[-1]
+    if fn.type == "field_expression":
+        return text(fn.child_by_field_name("field"))
+    return text(fn)
+
+
+def call_qualifier(call: tree_sitter.Node) -> str:
+    """`cg` for `cg::reduce(...)`, `cooperative_groups::details` for nested; '' when unqualified."""
+    fn = call.child_by_field_name("function")
+    if fn is None or fn.type != "qualified_identifier":
+        return ""
+    return strip_templates(text(fn)).rsplit("::", 1)[0]
+
+
+def strip_templates(value: str) -> str:
+    out, depth = [], 0
+    for ch in value:
+        if ch == "<":
+            depth += 1
+        elif ch == ">" and depth:
+            depth -= 1
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out).replace(" ", "")
+
+
+def arguments(call: tree_sitter.Node) -> list[tree_sitter.Node]:
+    args = call.child_by_field_name("arguments")
+    return list(args.named_children) if args is not None else []
+
+
+def launch_config(call: tree_sitter.Node) -> list[tree_sitter.Node]:
+    """The <<<grid, block, shmem, stream>>> arguments of a chevron launch ([] otherwise)."""
+    for child in call.children:
+        if child.type == "kernel_call_syntax":
+            return [c for c in child.named_children if c.type != "comment"]
+    return []
+
+
+def ancestors(node: tree_sitter.Node):
+    node = node.parent
+    while node is not None:
+        yield node
+        node = node.parent
+
+
+_INDEXED_TYPES = frozenset(
+    {
+        "assignment_expression",
+        "parameter_declaration",
+        "subscript_expression",
+        "field_expression",
+        "namespace_alias_definition",
+        "using_declaration",
+    }
+)
+
+
+class _Unknown(Exception):
+    pass
+
+
+@dataclass
+class FunctionInfo:
+    node: tree_sitter.Node
+    name: str
+    is_kernel: bool
+    is_device: bool
+    warp_calls: set[str] = field(default_factory=set)
+
+
+class SourceContext:
+    """Parsed file plus the facts several detectors share (computed lazily, once)."""
+
+    def __init__(self, source: bytes, path: str, captures: dict[str, list[tree_sitter.Node]] | None = None):
+        self.source = source
+        self.path = path
+        self.tree = parsing.parse(source)
+        self.root = self.tree.root_node
+        self.captures: dict[str, list[tree_sitter.Node]] = captures or self._collect()
+
+    def _collect(self) -> dict[str, list[tree_sitter.Node]]:
+        out: dict[str, list[tree_sitter.Node]] = defaultdict(list)
+        seen: set[tuple[str, int, int]] = set()
+        for _, caps in parsing.matches(parsing.load_query("hazards"), self.root):
+            for name, nodes in caps.items():
+                if "." in name:
+                    continue
+                for node in nodes:
+                    key = (name, node.start_byte, node.end_byte)
+                    if key not in seen:
+                        seen.add(key)
+                        out[name].append(node)
+        for nodes in out.values():
+            nodes.sort(key=lambda n: n.start_byte)
+        return out
+
+    def nodes(self, capture: str) -> list[tree_sitter.Node]:
+        return self.captures.get(capture, [])
+
+    @cached_property
+    def _by_type(self) -> dict[str, list[tree_sitter.Node]]:
+        out: dict[str, list[tree_sitter.Node]] = defaultdict(list)
+        for node in _walk(self.root, *_INDEXED_TYPES):
+            out[node.type].append(node)
+        return out
+
+    def all_of(self, node_type: str) -> list[tree_sitter.Node]:
+        """Every node of one of the _INDEXED_TYPES in the file (one walk, shared by all detectors)."""
+        assert node_type in _INDEXED_TYPES, node_type
+        return self._by_type.get(node_type, [])
+
+    # --- constants -------------------------------------------------------------------------------
+
+    @cached_property
+    def constant_texts(self) -> dict[str, str]:
+        """#define NAME value and const/constexpr integer declarations: name -> expression text."""
+        out: dict[str, str] = {}
+        for define in self.nodes("define"):
+            name, value = define.child_by_field_name("name"), define.child_by_field_name("value")
+            if name is not None and value is not None:
+                out[text(name)] = _strip_comments(text(value))
+        for decl in self.nodes("declaration"):
+            quals = {
+                text(c) for c in decl.children if c.type in ("type_qualifier", "storage_class_specifier")
+            }
+            if not quals & {"const", "constexpr"}:
+                continue
+            for init in decl.children_by_field_name("declarator"):
+                if init.type == "init_declarator":
+                    name, value = init.child_by_field_name("declarator"), init.child_by_field_name("value")
+                    if name is not None and name.type == "identifier" and value is not None:
+                        out.setdefault(text(name), text(value))
+        return out
+
+    def evaluate(self, expr: str | tree_sitter.Node | None, _depth: int = 0) -> int | None:
+        """Integer value of a constant expression (literals, #define/constexpr names, sizeof, + - * / % << >> & |)."""
+        if expr is None:
+            return None
+        value = text(expr) if not isinstance(expr, str) else expr
+        try:
+            return self._eval_text(value, _depth)
+        except (_Unknown, SyntaxError, ValueError, ZeroDivisionError, RecursionError, OverflowError):
+            return None
+
+    def _eval_text(self, value: str, depth: int) -> int:
+        if depth > 12:
+            raise _Unknown
+        value = _SIZEOF.sub(lambda m: str(self._sizeof(m.group(1))), value.strip())
+        value = _SUFFIX.sub(r"\1", value)
+        tree = ast.parse(value, mode="eval")
+        return self._eval_ast(tree.body, depth)
+
+    def _sizeof(self, type_name: str) -> int:
+        size = TYPE_SIZES.get(" ".join(type_name.split()))
+        if size is None:
+            raise _Unknown
+        return size
+
+    def _eval_ast(self, node: ast.AST, depth: int) -> int:
+        ops = {
+            ast.Add: lambda a, b: a + b,
+            ast.Sub: lambda a, b: a - b,
+            ast.Mult: lambda a, b: a * b,
+            ast.Div: lambda a, b: int(a / b),
+            ast.FloorDiv: lambda a, b: a // b,
+            ast.Mod: lambda a, b: a % b,
+            ast.LShift: lambda a, b: a << b,
+            ast.RShift: lambda a, b: a >> b,
+            ast.BitAnd: lambda a, b: a & b,
+            ast.BitOr: lambda a, b: a | b,
+            ast.BitXor: lambda a, b: a ^ b,
+        }
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, int)
+            and not isinstance(node.value, bool)
+        ):
+            return node.value
+        if isinstance(node, ast.Name):
+            inner = self.constant_texts.get(node.id)
+            if inner is None:
+                raise _Unknown
+            return self._eval_text(inner, depth + 1)
+        if isinstance(node, ast.BinOp) and type(node.op) in ops:
+            return ops[type(node.op)](self._eval_ast(node.left, depth), self._eval_ast(node.right, depth))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd | ast.Invert):
+            operand = self._eval_ast(node.operand, depth)
+            return (
+                -operand
+                if isinstance(node.op, ast.USub)
+                else (~operand if isinstance(node.op, ast.Invert) else operand)
+            )
+        raise _Unknown
+
+    # --- functions -------------------------------------------------------------------------------
+
+    @cached_property
+    def functions(self) -> list[FunctionInfo]:
+        out = []
+        for fn in self.nodes("function"):
+            quals = {c.type for c in fn.children}
+            declarator = fn.child_by_field_name("declarator")
+            while declarator is not None and declarator.child_by_field_name("declarator") is not None:
+                declarator = declarator.child_by_field_name("declarator")
+            info = FunctionInfo(
+                node=fn,
+                name=text(declarator),
+                is_kernel="__global__" in quals,
+                is_device=bool(quals & {"__global__", "__device__"}),
+            )
+            out.append(info)
+        self._fn_by_id = {f.node.id: f for f in out}
+        for call in self.nodes("call"):
+            name = call_name(call)
+            if name in WARP_CALLS:
+                fn = self.function_of(call)
+                if fn is not None:
+                    fn.warp_calls.add(name)
+        return out
+
+    def function_of(self, node: tree_sitter.Node) -> FunctionInfo | None:
+        if "_fn_by_id" not in self.__dict__:
+            _ = self.functions
+        by_id = self._fn_by_id
+        for parent in ancestors(node):
+            if parent.id in by_id:
+                return by_id[parent.id]
+        return None
+
+    def in_device_code(self, node: tree_sitter.Node) -> bool:
+        fn = self.function_of(node)
+        return fn is not None and fn.is_device
+
+    def warp_context(self, node: tree_sitter.Node) -> bool:
+        """Does the code around `node` do warp-level work (warp builtins, lane/warp variables)?"""
+        fn = self.function_of(node)
+        if fn is not None and fn.warp_calls:
+            return True
+        scope = fn.node if fn is not None else self.root
+        return scope.id in self._warp_named_scopes
+
+    @cached_property
+    def _warp_named_scopes(self) -> set[int]:
+        """Ids of the functions (and the root) that mention a lane- or warp-named identifier."""
+        out: set[int] = set()
+        for n in self.nodes("name"):
+            if LANE_NAME.match(text(n)) or WARP_NAME.match(text(n)):
+                fn = self.function_of(n)
+                out.add(fn.node.id if fn is not None else self.root.id)
+        return out
+
+    # --- variable roles ----------------------------------------------------------------------------
+
+    @cached_property
+    def assignments(self) -> list[tuple[str, tree_sitter.Node, tree_sitter.Node]]:
+        """(variable name, value node, declaration-or-assignment node) for `T x = v;` and `x = v;`."""
+        out = []
+        for decl in self.nodes("declaration"):
+            for init in decl.children_by_field_name("declarator"):
+                if init.type == "init_declarator":
+                    name, value = init.child_by_field_name("declarator"), init.child_by_field_name("value")
+                    if name is not None and name.type == "identifier" and value is not None:
+                        out.append((text(name), value, decl))
+        for node in self.all_of("assignment_expression"):
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is not None and left.type == "identifier" and right is not None:
+                out.append((text(left), right, node))
+        return out
+
+    @cached_property
+    def thread_vars(self) -> set[str]:
+        """Variables whose value derives from threadIdx (directly or through other such variables)."""
+        derived: set[str] = set()
+        for _ in range(6):
+            before = len(derived)
+            for name, value, _node in self.assignments:
+                if name not in derived and self.mentions_thread(value, derived):
+                    derived.add(name)
+            if len(derived) == before:
+                break
+        return derived
+
+    def mentions_thread(self, node: tree_sitter.Node, extra: set[str] | None = None) -> bool:
+        names = extra if extra is not None else self.thread_vars
+        for n in _walk(node, "identifier", "field_expression", "call_expression"):
+            if n.type == "field_expression":
+                if text(n.child_by_field_name("argument")) in ("threadIdx", "blockDim"):
+                    return True
+            elif n.type == "call_expression":
+                if call_name(n) in ("__lane_id", "__hip_get_thread_idx_x", "hipThreadIdx_x"):
+                    return True
+            elif text(n) in names or text(n) in ("hipThreadIdx_x", "hipBlockDim_x"):
+                return True
+        return False
+
+    @cached_property
+    def lane_vars(self) -> set[str]:
+        out = set()
+        for name, value, _node in self.assignments:
+            if LANE_NAME.match(name) or self.is_lane_expr(value):
+                out.add(name)
+        for n in self.nodes("name"):
+            if LANE_NAME.match(text(n)):
+                out.add(text(n))
+        return out
+
+    @cached_property
+    def warp_vars(self) -> set[str]:
+        out = set()
+        for name, value, _node in self.assignments:
+            if WARP_NAME.match(name) or self.is_warp_index_expr(value):
+                out.add(name)
+        return out
+
+    def is_lane_expr(self, node: tree_sitter.Node) -> bool:
+        node = _unparen(node)
+        if node.type == "call_expression" and call_name(node) == "__lane_id":
+            return True
+        if node.type == "binary_expression":
+            op = text(node.child_by_field_name("operator"))
+            right = text(node.child_by_field_name("right"))
+            if op == "%" and (right == "warpSize" or self.evaluate(right) == 32):
+                return self.mentions_thread(node.child_by_field_name("left"))
+            if op == "&" and (right in ("31", "0x1f", "0x1F", "(warpSize - 1)", "(warpSize-1)")):
+                return self.mentions_thread(node.child_by_field_name("left"))
+        return node.type == "identifier" and text(node) in self.lane_vars_cheap
+
+    @cached_property
+    def lane_vars_cheap(self) -> set[str]:
+        return {text(n) for n in self.nodes("name") if LANE_NAME.match(text(n))}
+
+    def is_warp_index_expr(self, node: tree_sitter.Node) -> bool:
+        node = _unparen(node)
+        if node.type != "binary_expression":
+            return False
+        op = text(node.child_by_field_name("operator"))
+        right = text(node.child_by_field_name("right"))
+        if (op == "/" and (right == "warpSize" or self.evaluate(right) == 32)) or (
+            op == ">>" and right == "5"
+        ):
+            return self.mentions_thread(node.child_by_field_name("left"))
+        return False
+
+    @cached_property
+    def declared_types(self) -> dict[str, tuple[str, tree_sitter.Node]]:
+        """variable name -> (type text incl. qualifiers, declaration node); the first declaration wins."""
+        out: dict[str, tuple[str, tree_sitter.Node]] = {}
+        for decl in self.nodes("declaration") + self.all_of("parameter_declaration"):
+            type_node = decl.child_by_field_name("type")
+            if type_node is None:
+                continue
+            quals = " ".join(text(c) for c in decl.children if c.type == "type_qualifier")
+            type_text = (quals + " " + text(type_node)).strip()
+            for declarator in decl.children_by_field_name("declarator"):
+                name = declarator_name(declarator)
+                if name:
+                    out.setdefault(name, (type_text, decl))
+        return out
+
+
+def _strip_comments(value: str) -> str:
+    """preproc_arg keeps trailing comments and line continuations; constants want neither."""
+    value = re.sub(r"/\*.*?\*/", " ", value, flags=re.S)
+    value = re.sub(r"//.*", "", value)
+    return value.replace("\\\n", " ").strip()
+
+
+def declarator_name(node: tree_sitter.Node) -> str:
+    while node is not None and node.type not in ("identifier", "field_identifier"):
+        inner = node.child_by_field_name("declarator")
+        if inner is None:
+            return ""
+        node = inner
+    return text(node)
+
+
+def _unparen(node: tree_sitter.Node) -> tree_sitter.Node:
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    return node
+
+
+def _walk(node: tree_sitter.Node, *types: str):
+    cursor = node.walk()
+    visited_children = False
+    while True:
+        if not visited_children:
+            if cursor.node.type in types:
+                yield cursor.node
+            if cursor.goto_first_child():
+                continue
+        if cursor.goto_next_sibling():
+            visited_children = False
+        elif cursor.goto_parent():
+            visited_children = True
+        else:
+            return
+
+
+walk = _walk
+unparen = _unparen

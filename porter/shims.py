@@ -1,0 +1,122 @@
+"""Compatibility headers (repo `shims/`, listed in `shims/index.toml`) copied into ports that need them."""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shutil
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from porter.options import RocmVersion
+
+SHIMS_DIR = Path(__file__).resolve().parent.parent / "shims"
+OUT_DIRNAME = "porter_shims"
+_HIP_RUNTIME_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]hip/hip_runtime(?:_api)?\.h[>"][^\n]*\n?', re.M)
+_ANY_HIP_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]hip/[^>"]+[>"][^\n]*\n?', re.M)
+_ANY_INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include\b[^\n]*\n?', re.M)
+_PRAGMA_ONCE_RE = re.compile(r'^[ \t]*#[ \t]*pragma[ \t]+once[^\n]*\n?', re.M)
+_CG_ALIAS_RE = re.compile(r"\bnamespace\s+(\w+)\s*=\s*(?:::)?cooperative_groups\s*;")
+_COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+
+
+@dataclass(frozen=True)
+class Shim:
+    name: str
+    file: str
+    provides: tuple[str, ...]
+    needed_before: RocmVersion | None
+
+    def needed_for(self, rocm: RocmVersion | None) -> bool:
+        # unknown ROCm: include it; every version-limited shim is guarded by HIP_VERSION itself
+        return self.needed_before is None or rocm is None or rocm < self.needed_before
+
+
+@functools.cache
+def all_shims() -> dict[str, Shim]:
+    raw = tomllib.loads((SHIMS_DIR / "index.toml").read_text("utf-8"))
+    return {
+        name: Shim(name, row["file"], tuple(row["provides"]),
+                   RocmVersion.parse(row["needed_before"]) if row.get("needed_before") else None)
+        for name, row in raw.items()
+    }
+
+
+def _uses(text: str, ident: str, cg_aliases: set[str]) -> bool:
+    if "::" in ident:
+        _, name = ident.rsplit("::", 1)
+        return any(re.search(rf"\b{re.escape(ns)}::{re.escape(name)}\b", text) for ns in cg_aliases)
+    return re.search(rf"(?<![\w.]){re.escape(ident)}\b", text) is not None
+
+
+def needed_shims(text: str, rocm: RocmVersion | None) -> set[str]:
+    """Names of shims (index.toml keys) whose identifiers `text` uses, for the given ROCm (None: unknown)."""
+    code = _COMMENT_RE.sub(" ", text)
+    aliases = {"cooperative_groups", *_CG_ALIAS_RE.findall(code)}
+    out = set()
+    for shim in all_shims().values():
+        if shim.needed_for(rocm) and any(_uses(code, ident, aliases) for ident in shim.provides):
+            out.add(shim.name)
+    return out
+
+
+def include_line(file: Path, out_root: Path, shim: Shim) -> str:
+    rel = os.path.relpath(out_root / OUT_DIRNAME / shim.file, file.parent)
+    return f'#include "{Path(rel).as_posix()}"  // porter shim\n'
+
+
+def add_shim_include(text: str, line: str, shim_file: str) -> str:
+    """Insert after the HIP runtime include (else after the first HIP include, else after the last include,
+    else after #pragma once, else at the top). Idempotent."""
+    if f"{OUT_DIRNAME}/{shim_file}" in text:
+        return text
+    for pattern in (_HIP_RUNTIME_RE, _ANY_HIP_RE):
+        m = pattern.search(text)
+        if m:
+            break
+    else:
+        includes = list(_ANY_INCLUDE_RE.finditer(text))
+        m = includes[-1] if includes else _PRAGMA_ONCE_RE.search(text)
+    if m is None:
+        return line + text
+    end = m.end()
+    prefix = text[:end] if text[:end].endswith("\n") else text[:end] + "\n"
+    return prefix + line + text[end:]
+
+
+def install_shims(out_root: Path, files: list[Path], rocm: RocmVersion | None = None,
+                  only: dict[Path, set[str]] | None = None) -> dict[str, list[str]]:
+    """Copy the needed shims to `<out_root>/porter_shims/` and include them where used.
+
+    `only` forces the shim set per file (used by the rule fixers); returns {file relative to out_root: [shims added]}.
+    """
+    out_root = out_root.resolve()
+    shims = all_shims()
+    added: dict[str, list[str]] = {}
+    for f in files:
+        path = (f if f.is_absolute() else out_root / f).resolve()
+        if (out_root / OUT_DIRNAME) in path.parents:
+            continue
+        try:
+            text = path.read_text("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        wanted = only.get(f, set()) if only is not None else needed_shims(text, rocm)
+        new, names = text, []
+        for name in sorted(wanted):
+            shim = shims[name]
+            target = out_root / OUT_DIRNAME / shim.file
+            if not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(SHIMS_DIR / shim.file, target)
+            updated = add_shim_include(new, include_line(path, out_root, shim), shim.file)
+            if updated != new:
+                new = updated
+                names.append(name)
+        if new != text:
+            path.write_text(new, "utf-8")
+            rel = path.relative_to(out_root).as_posix() if path.is_relative_to(out_root) else str(path)
+            added[rel] = names
+    return added

@@ -1,0 +1,28 @@
+// porter shim: include guards of CUDA headers, defined so helper headers that test them take their
+// "CUDA runtime is available" branch (e.g. `#ifdef __CUDA_RUNTIME_H__` around cudaError_t helpers) after
+// porter has translated those helpers to HIP.
+//
+// How this differs from CUDA: no CUDA header is included; only the guard macros are defined, so a later
+// `#include <cuda_runtime.h>` left in the code would be skipped silently instead of failing. Code that
+// tests these guards to pick CUDA-only paths (inline PTX, nvcc pragmas) still needs porting by hand.
+// __CUDACC__ is NOT defined: it would switch libraries into nvcc mode.
+#ifndef PORTER_CUDA_GUARDS_H
+#define PORTER_CUDA_GUARDS_H
+
+#ifndef __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_H__
+#endif
+#ifndef __CUDA_RUNTIME_API_H__
+#define __CUDA_RUNTIME_API_H__
+#endif
+#ifndef __DRIVER_TYPES_H__
+#define __DRIVER_TYPES_H__
+#endif
+#ifndef __CUDA_FP16_H__
+#define __CUDA_FP16_H__
+#endif
+#ifndef __CUDA_BF16_H__
+#define __CUDA_BF16_H__
+#endif
+
+#endif  // PORTER_CUDA_GUARDS_H

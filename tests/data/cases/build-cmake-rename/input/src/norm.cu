@@ -1,0 +1,2 @@
+// norm helpers (no CUDA API used)
+float square(float x) { return x * x; }

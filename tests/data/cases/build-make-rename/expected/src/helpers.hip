@@ -1,0 +1,2 @@
+// device helpers (no CUDA API used)
+int twice(int x) { return 2 * x; }

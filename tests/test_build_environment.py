@@ -1,0 +1,58 @@
+"""HipccEnvironment: compiling an output tree with the real hipcc, --build-cmd, --test-cmd."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from porter.build.environment import HipccEnvironment
+from porter.build.toolchain import Toolchain, hip_version
+
+
+def _toolchain() -> Toolchain:
+    found = shutil.which("hipcc")
+    if found is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("hipcc not found (required in CI)")
+        pytest.skip("hipcc not found")
+    return Toolchain(Path(found), hip_version(Path(found)), None)
+
+
+@pytest.mark.hipcc
+def test_build_tree_with_header_dir_and_cmake_define(tmp_path: Path) -> None:
+    (tmp_path / "include").mkdir()
+    (tmp_path / "src").mkdir()
+    (tmp_path / "include" / "util.h").write_text("#pragma once\n#define SCALE_BY FACTOR\n")
+    (tmp_path / "CMakeLists.txt").write_text("add_compile_definitions(FACTOR=2)\n")
+    (tmp_path / "src" / "ok.hip").write_text(
+        '#include <hip/hip_runtime.h>\n#include "util.h"\n__global__ void k(int* p) { p[0] = SCALE_BY; }\n')
+    (tmp_path / "src" / "bad.cu").write_text(
+        '#include <hip/hip_runtime.h>\n#include "util.h"\n__global__ void k2(int* p) { p[0] = missing_name; }\n')
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    env = HipccEnvironment(tmp_path, _toolchain(), arch="gfx90a", jobs=2)
+    result = env.build()
+    assert not result.ok
+    assert [(d.file, d.line, d.message) for d in result.errors] == [
+        ("src/bad.cu", 3, "use of undeclared identifier 'missing_name'")]
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before  # no objects in the tree
+    assert env.build("src/ok.hip").ok
+
+
+def test_build_cmd_and_test_cmd(tmp_path: Path) -> None:
+    (tmp_path / "a.hip").write_text("")
+    env = HipccEnvironment(tmp_path, None, build_cmd="echo 'a.hip:2:4: error: boom' >&2; exit 1",
+                           test_cmd="echo ran; exit 3")
+    result = env.build()
+    assert not result.ok and [(d.file, d.line, d.message) for d in result.errors] == [("a.hip", 2, "boom")]
+    tests = env.run_tests()
+    assert tests is not None and not tests.ok and tests.returncode == 3 and "ran" in tests.output
+    assert HipccEnvironment(tmp_path, None).run_tests() is None
+
+
+def test_no_toolchain_build_fails_cleanly(tmp_path: Path) -> None:
+    (tmp_path / "a.hip").write_text("")
+    result = HipccEnvironment(tmp_path, None).build()
+    assert not result.ok and "hipcc not found" in result.output

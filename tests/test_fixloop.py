@@ -1,0 +1,131 @@
+"""The fix loop: shims -> build -> rule fixers -> agent (stubbed) -> tests, and what it writes into the report."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from porter import fixloop
+from porter.config import PortConfig
+from porter.fixloop import LoopStatus, run_fix_loop
+
+FIXABLE = """#include <hip/hip_runtime.h>
+template <typename T, int N>
+__global__ void scale(T* p, T s) { p[threadIdx.x * N] *= s; }
+__global__ void reduce(float* p) { p[0] = __shfl_down_sync(0xffffffff, p[threadIdx.x], 1); }
+int main() {
+  float* d = nullptr;
+  hipLaunchKernelGGL(scale<float, 4>, dim3(1), dim3(64), 0, 0, d, 2.0f);
+  return 0;
+}
+"""
+
+
+def _need_hipcc() -> None:
+    if shutil.which("hipcc") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("hipcc not found (required in CI)")
+        pytest.skip("hipcc not found")
+
+
+def _quiet() -> Console:
+    return Console(file=open(os.devnull, "w"), no_color=True)
+
+
+def test_build_disabled(tmp_path: Path) -> None:
+    report: dict = {}
+    outcome = run_fix_loop(tmp_path, PortConfig(build=False), report, console=_quiet())
+    assert outcome.status == LoopStatus.SKIPPED and outcome.ok
+    assert report["build"] == {"skipped": True, "reason": "build disabled"}
+
+
+def test_no_toolchain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fixloop, "detect_toolchain", lambda: None)
+    report: dict = {}
+    outcome = run_fix_loop(tmp_path, PortConfig(), report, console=_quiet())
+    assert outcome.status == LoopStatus.NO_TOOLCHAIN and not outcome.ok
+    assert "hipcc not found" in outcome.message and report["build"]["skipped"] is True
+
+
+@pytest.mark.hipcc
+def test_rules_and_shims_make_it_build(tmp_path: Path) -> None:
+    _need_hipcc()
+    (tmp_path / "main.hip").write_text(FIXABLE)
+    report: dict = {}
+    config = PortConfig(target="gfx942", test_cmd="echo tests-ran", cache_dir=tmp_path / ".cache")
+    outcome = run_fix_loop(tmp_path, config, report, console=_quiet())
+    assert outcome.status == LoopStatus.OK, (outcome.message, report)
+    assert report["build"]["arch"] in ("gfx942", "gfx90a") and report["build"]["requested_arch"] == "gfx942"
+    assert report["build"]["shims"] == {"main.hip": ["porter_warp_sync"]} or report["build"]["rocm"] >= "6.2"
+    assert report["fixers"]["counts"] == {"launch-template-kernel": 1}
+    assert report["tests"]["ok"] is True and "tests-ran" in report["tests"]["output_tail"]
+    assert report["remaining_errors"] == []
+    assert "HIP_KERNEL_NAME(scale<float, 4>)" in (tmp_path / "main.hip").read_text()
+
+
+@pytest.mark.hipcc
+def test_errors_remain_without_model(tmp_path: Path) -> None:
+    _need_hipcc()
+    (tmp_path / "k.hip").write_text("#include <hip/hip_runtime.h>\n__global__ void k(int* p) { p[0] = nope; }\n")
+    report: dict = {}
+    outcome = run_fix_loop(tmp_path, PortConfig(target="gfx90a"), report, console=_quiet())
+    assert outcome.status == LoopStatus.ERRORS_REMAIN
+    assert "--model" in outcome.message and "OPENAI_API_KEY" in outcome.message
+    assert report["agent"]["status"] == "not_configured"
+    assert [(e["file"], e["line"]) for e in report["remaining_errors"]] == [("k.hip", 2)]
+
+
+@pytest.mark.hipcc
+def test_agent_called_with_remaining_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _need_hipcc()
+    import porter.agent as agent
+
+    (tmp_path / "k.hip").write_text("#include <hip/hip_runtime.h>\n__global__ void k(int* p) { p[0] = nope; }\n")
+    seen = {}
+
+    def fake_run_agent(task, env, config, transcript_path):
+        seen["errors"] = [e.message for e in task.errors]
+        seen["arch"] = task.compile_arch
+        (env.root / "k.hip").write_text("#include <hip/hip_runtime.h>\n__global__ void k(int* p) { p[0] = 1; }\n")
+        return agent.AgentOutcome(status="submitted", message="fixed", iterations=2, tokens=10,
+                                  edited_files=["k.hip"], build_ok=True)
+
+    monkeypatch.setattr(agent, "run_agent", fake_run_agent)
+    report: dict = {}
+    outcome = run_fix_loop(tmp_path, PortConfig(target="gfx90a", model="m"), report, console=_quiet())
+    assert outcome.status == LoopStatus.OK
+    assert seen == {"errors": ["use of undeclared identifier 'nope'"], "arch": "gfx90a"}
+    assert report["agent"]["status"] == "submitted" and report["agent"]["edited_files"] == ["k.hip"]
+
+
+def test_agent_limits_hit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from porter.build.results import BuildResult, Diagnostic
+
+    class Env:
+        def __init__(self, root, toolchain, **kw):
+            self.root = root
+            self.flags = types.SimpleNamespace(source="tree")
+
+        def build(self, path=None):
+            return BuildResult(False, [Diagnostic("a.hip", 1, 1, "error", "stuck")])
+
+        def run_tests(self):
+            return None
+
+    fake = types.ModuleType("porter.agent")
+    fake.AgentTask = lambda **kw: kw
+    fake.run_agent = lambda *a: types.SimpleNamespace(status="limits_exceeded", message="budget", iterations=30,
+                                                      tokens=5, edited_files=[])
+    monkeypatch.setitem(sys.modules, "porter.agent", fake)
+    monkeypatch.setattr(fixloop, "HipccEnvironment", Env)
+    monkeypatch.setattr(fixloop, "detect_toolchain", lambda: None)
+    report: dict = {}
+    outcome = run_fix_loop(tmp_path, PortConfig(model="m", build_cmd="make"), report, console=_quiet())
+    assert outcome.status == LoopStatus.LIMITS_HIT and "limits" in outcome.message
+    assert report["agent"]["status"] == "limits_exceeded"

@@ -1,0 +1,259 @@
+"""Validate the CUDA->HIP mapping data (porter/data/apis/*.toml, porter/data/headers.toml).
+
+Loaded with tomllib directly so the checks do not depend on porter.mapping.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+APIS = ROOT / "porter" / "data" / "apis"
+HEADERS = ROOT / "porter" / "data" / "headers.toml"
+INCLUDE = Path("/usr/include")
+INSTALLED_HIP = (5, 2)  # the Debian ROCm these checks run against
+
+FAMILIES = {
+    "runtime", "driver", "device", "fp16", "fp8", "vector", "cooperative_groups", "cublas", "cublaslt",
+    "curand", "cufft", "cusparse", "cusolver", "cudnn", "cub", "thrust", "nccl", "nvrtc", "nvtx",
+    "profiler", "texture", "macros",
+}
+KINDS = {"function", "type", "enum", "macro", "constant", "namespace"}
+FIELDS = {"hip", "unsupported", "since", "kind", "note", "deprecated"}
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*")
+SINCE = re.compile(r"\d+\.\d+")
+
+
+def _family_files() -> list[Path]:
+    return sorted(p for p in APIS.glob("*.toml") if not p.name.startswith("_"))
+
+
+@cache
+def _load(path: Path) -> dict:
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+@cache
+def _all_entries() -> dict[str, list[tuple[str, str, dict]]]:
+    """family -> [(cuda_name, file name, entry)]"""
+    out: dict[str, list[tuple[str, str, dict]]] = {}
+    for path in _family_files():
+        data = _load(path)
+        fam = data["meta"]["family"]
+        out.setdefault(fam, []).extend((k, path.name, v) for k, v in data["map"].items())
+    return out
+
+
+def _since(entry: dict) -> tuple[int, int] | None:
+    s = entry.get("since")
+    return tuple(int(x) for x in s.split(".")) if s else None  # type: ignore[return-value]
+
+
+def _require_headers(sub: str) -> Path:
+    root = INCLUDE / sub
+    if not root.is_dir():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{root} is missing on CI")
+        pytest.skip(f"{root} not installed; cannot check mappings against real headers")
+    return root
+
+
+@cache
+def _identifiers(*subs: str) -> frozenset[str]:
+    ids: set[str] = set()
+    for sub in subs:
+        for path in (INCLUDE / sub).rglob("*"):
+            # nvidia_detail / nvcc_detail map HIP onto CUDA: not evidence that AMD HIP has a name.
+            if path.suffix in (".h", ".hpp") and not {"nvidia_detail", "nvcc_detail"} & set(path.parts):
+                ids.update(re.findall(r"[A-Za-z_]\w*", path.read_text(encoding="utf-8", errors="replace")))
+    return frozenset(ids)
+
+
+def test_every_family_file_present_and_named() -> None:
+    names = {p.stem for p in _family_files()}
+    assert names == FAMILIES
+    for path in _family_files():
+        meta = _load(path)["meta"]
+        assert meta["family"] == path.stem
+        assert meta["description"]
+
+
+def test_entry_shape() -> None:
+    problems = []
+    for fam, entries in _all_entries().items():
+        for name, fname, e in entries:
+            where = f"{fname}:{name}"
+            if not isinstance(e, dict):
+                problems.append(f"{where}: not a table")
+                continue
+            if set(e) - FIELDS:
+                problems.append(f"{where}: unknown fields {sorted(set(e) - FIELDS)}")
+            if ("hip" in e) == ("unsupported" in e):
+                problems.append(f"{where}: needs exactly one of hip/unsupported")
+            if "unsupported" in e and not str(e["unsupported"]).strip():
+                problems.append(f"{where}: empty unsupported reason")
+            if "hip" in e and not IDENT.fullmatch(e["hip"]):
+                problems.append(f"{where}: hip {e['hip']!r} is not an identifier")
+            if "unsupported" in e and "since" in e:
+                problems.append(f"{where}: since on an unsupported entry")
+            if "since" in e and not SINCE.fullmatch(str(e["since"])):
+                problems.append(f"{where}: since {e['since']!r} is not major.minor")
+            if e.get("kind") not in KINDS:
+                problems.append(f"{where}: kind {e.get('kind')!r}")
+            if "deprecated" in e and e["deprecated"] is not True:
+                problems.append(f"{where}: deprecated must be true when present")
+            if not IDENT.fullmatch(name):
+                problems.append(f"{where}: key is not an identifier")
+    assert not problems, "\n".join(problems[:50])
+
+
+def test_no_cuda_name_in_two_families() -> None:
+    seen: dict[str, str] = {}
+    dups = []
+    for fam, entries in _all_entries().items():
+        for name, _fname, _e in entries:
+            if name in seen and seen[name] != fam:
+                dups.append(f"{name}: {seen[name]} and {fam}")
+            seen[name] = fam
+    assert not dups, "\n".join(dups)
+
+
+def test_breadth() -> None:
+    counts = {fam: len(v) for fam, v in _all_entries().items()}
+    assert counts["runtime"] >= 500
+    assert counts["driver"] >= 500
+    assert sum(counts.values()) >= 4000
+    assert all(n > 0 for n in counts.values()), counts
+
+
+@pytest.mark.parametrize(
+    ("family", "cuda", "expected"),
+    [
+        ("runtime", "cudaMalloc", "hipMalloc"),
+        ("runtime", "cudaMallocHost", "hipHostMalloc"),
+        ("runtime", "cudaStream_t", "hipStream_t"),
+        ("runtime", "cudaMemcpyHostToDevice", "hipMemcpyHostToDevice"),
+        ("driver", "cuLaunchKernel", "hipModuleLaunchKernel"),
+        ("driver", "cuMemAlloc_v2", "hipMalloc"),
+        ("device", "atomicAdd", "atomicAdd"),
+        ("device", "__syncthreads", "__syncthreads"),
+        ("device", "__ldg", "__ldg"),
+        ("vector", "make_float4", "make_float4"),
+        ("fp16", "__half2float", "__half2float"),
+        ("cub", "cub", "hipcub"),
+        ("macros", "__CUDACC__", "__HIPCC__"),
+        ("macros", "__CUDA_ARCH__", "__HIP_DEVICE_COMPILE__"),
+        ("curand", "curand_init", "hiprand_init"),
+        ("cusparse", "cusparseCreate", "hipsparseCreate"),
+        ("cublas", "cublasSgemm", "hipblasSgemm"),
+        ("profiler", "cudaProfilerStart", "hipProfilerStart"),
+        ("nvtx", "nvtxRangePushA", "roctxRangePushA"),
+    ],
+)
+def test_known_mappings(family: str, cuda: str, expected: str) -> None:
+    entries = {name: e for name, _f, e in _all_entries()[family]}
+    assert entries[cuda].get("hip") == expected
+
+
+@pytest.mark.parametrize(
+    "cuda", ["cudaGraphConditionalHandleCreate", "cudaLaunchKernelExC", "cuTensorMapEncodeTiled", "cudaProfilerInitialize"]
+)
+def test_known_unsupported(cuda: str) -> None:
+    found = [e for entries in _all_entries().values() for name, _f, e in entries if name == cuda]
+    assert found and "unsupported" in found[0]
+
+
+def _missing(families: tuple[str, ...], ids: frozenset[str], only_dated: bool) -> list[str]:
+    missing = []
+    for fam in families:
+        for name, _fname, e in _all_entries()[fam]:
+            since = _since(e)
+            if "hip" not in e or (only_dated and (since is None or since > INSTALLED_HIP)):
+                continue
+            if since is not None and since > INSTALLED_HIP:
+                continue
+            hip = e["hip"].rsplit("::", 1)[-1]
+            if hip not in ids:
+                missing.append(f"{fam}:{name} -> {e['hip']} (since {e.get('since')})")
+    return missing
+
+
+def test_dated_runtime_driver_device_entries_exist_in_installed_hip() -> None:
+    _require_headers("hip")
+    ids = _identifiers("hip")
+    missing = _missing(("runtime", "driver", "device", "fp16", "texture", "profiler"), ids, only_dated=True)
+    assert not missing, f"{len(missing)} HIP names missing from /usr/include/hip:\n" + "\n".join(missing[:60])
+
+
+def test_vector_and_cooperative_groups_exist_in_installed_hip() -> None:
+    _require_headers("hip")
+    ids = _identifiers("hip")
+    # vector make_* helpers are generated by macros; check the type names and the macro invocations.
+    missing = []
+    for name, _f, e in _all_entries()["vector"]:
+        hip = e.get("hip")
+        if hip and not (hip in ids or hip.removeprefix("make_") in ids):
+            missing.append(f"{name} -> {hip}")
+    missing += _missing(("cooperative_groups",), ids, only_dated=False)
+    assert not missing, "\n".join(missing)
+
+
+def test_sample_of_hiprand_and_hipsparse_entries_exist() -> None:
+    _require_headers("hiprand")
+    _require_headers("hipsparse")
+    rand_ids = _identifiers("hiprand", "rocrand")
+    sparse_ids = _identifiers("hipsparse")
+    curand = [e["hip"] for _n, _f, e in _all_entries()["curand"] if "hip" in e]
+    assert len(curand) >= 50
+    assert not [h for h in curand if h not in rand_ids]  # the importer checks cuRAND against hipRAND
+    sparse = sorted(e["hip"] for n, _f, e in _all_entries()["cusparse"] if "hip" in e and not n.startswith(("cusparseLt", "CUSPARSELT")))
+    sample = sparse[::7]
+    missing = [h for h in sample if h not in sparse_ids]
+    # hipSPARSE 5.2 predates a few generic-API additions; demand that nearly all are present.
+    assert len(missing) <= len(sample) // 10, missing
+
+
+def test_headers_file() -> None:
+    data = _load(HEADERS)
+    headers = data["headers"]
+    assert len(headers) >= 100
+    problems = []
+    for name, e in headers.items():
+        if set(e) - {"hip", "unsupported", "family"}:
+            problems.append(f"{name}: unknown fields")
+        if ("hip" in e) == ("unsupported" in e):
+            problems.append(f"{name}: needs exactly one of hip/unsupported")
+        if not e.get("family"):
+            problems.append(f"{name}: no family")
+        if "hip" in e and not re.fullmatch(r"[A-Za-z0-9_./]+\.(h|hpp)", e["hip"]):
+            problems.append(f"{name}: odd hip header {e['hip']!r}")
+        if not re.fullmatch(r"[A-Za-z0-9_./]+", name):
+            problems.append(f"{name}: odd header name")
+    assert not problems, "\n".join(problems)
+    for required in ("cuda.h", "cuda_runtime.h", "cuda_runtime_api.h", "device_launch_parameters.h", "cuda_fp16.h",
+                     "cuda_bf16.h", "cuda_fp8.h", "cooperative_groups.h", "curand.h", "curand_kernel.h", "cublas_v2.h",
+                     "cublasLt.h", "cufft.h", "cusparse.h", "cusolverDn.h", "cudnn.h", "cub/cub.cuh", "nccl.h",
+                     "nvrtc.h", "nvToolsExt.h", "cuda_profiler_api.h", "helper_cuda.h", "vector_types.h",
+                     "math_constants.h", "mma.h", "cooperative_groups/reduce.h"):
+        assert required in headers, required
+    assert "unsupported" in headers["cooperative_groups/reduce.h"]
+    assert headers["cudnn.h"]["hip"] == "miopen/miopen.h"
+
+
+def test_hip_headers_for_installed_libraries_exist() -> None:
+    _require_headers("hip")
+    # hip_math_constants.h, hip_bf16.h, hip_fp8.h, hip_gl_interop.h are newer than the installed HIP 5.2.
+    newer = {"hip/hip_math_constants.h", "hip/hip_bf16.h", "hip/hip_fp8.h", "hip/hip_gl_interop.h"}
+    missing = []
+    for name, e in _load(HEADERS)["headers"].items():
+        hip = e.get("hip")
+        if hip and hip.split("/")[0] in {"hip", "hiprand", "hipsparse"} and hip not in newer:
+            if not (INCLUDE / hip).is_file():
+                missing.append(f"{name} -> {hip}")
+    assert not missing, "\n".join(missing)
