@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import posixpath
 import re
 import sys
 from collections.abc import Callable, Iterable
@@ -37,7 +38,7 @@ from porter.files import (
     walk_tree,
 )
 from porter.mapping import CUDA_LOOKING
-from porter.options import TranslateOptions, TranslationResult
+from porter.options import Conversion, TranslateOptions, TranslationResult
 from porter.report import FileReport, Report
 
 HEADER_SUFFIXES = (".h", ".cuh", ".hpp", ".hxx", ".inl")
@@ -65,6 +66,7 @@ class _Job:
     options: TranslateOptions
     want_diff: bool
     link_target: str | None = None
+    finish: bool = False  # write modes: add shim includes and scan the result for open hazards
 
 
 @dataclass
@@ -72,6 +74,8 @@ class _Done:
     report: FileReport
     output: bytes | None  # new content when it differs from the input (None: copy/keep as is)
     diff: str | None = None
+    shims: tuple[str, ...] = ()  # shim files (under shims/) the output includes
+    findings: list[dict] = field(default_factory=list)  # hazards still open in the output
 
 
 # -- the pure part of a job, run in worker processes -----------------------------------------------------------
@@ -91,6 +95,11 @@ def _translate_job(job: _Job) -> _Done:
         warning = f"{len(source) // (1024 * 1024)} MiB: too large to translate; copied untouched"
         return _Done(FileReport(job.rel, job.out_rel, kind, "copied", warnings=[warning]), None)
     result = _translate_bytes(job, source)
+    shims: tuple[str, ...] = ()
+    findings: list[dict] = []
+    if job.finish and job.kind is FileKind.SOURCE:
+        result.output, shims = _with_shims(result, job)
+        findings = _open_findings(result.output, job)
     report = FileReport.from_result(job.rel, job.out_rel, kind, source, result)
     if not _is_utf8(source) and report.status == "translated":
         report.warnings.append("not valid UTF-8: only the translated identifiers were changed, all other bytes kept")
@@ -99,7 +108,33 @@ def _translate_job(job: _Job) -> _Done:
         report.status = "translated"
     output = result.output if (result.changed(source) or renamed) else None
     diff = _unified_diff(job.rel, job.out_rel, source, result.output) if job.want_diff and output is not None else None
-    return _Done(report, output, diff)
+    return _Done(report, output, diff, shims, findings)
+
+
+def _with_shims(result: TranslationResult, job: _Job) -> tuple[bytes, tuple[str, ...]]:
+    """Include the compatibility shims the output needs, by a path relative to the file (plain hipcc, no -I)."""
+    from porter.shims import OUT_DIRNAME as SHIM_INCLUDE_DIR
+    from porter.shims import add_shim_include, all_shims, needed_shims
+
+    text = result.output.decode("utf-8", "surrogateescape")
+    needed = needed_shims(text, job.options.rocm)
+    files = []
+    for name in sorted(needed):
+        shim = all_shims()[name]
+        rel = posixpath.relpath(f"{SHIM_INCLUDE_DIR}/{shim.file}", posixpath.dirname(job.out_rel) or ".")
+        updated = add_shim_include(text, f'#include "{rel}"  // porter shim\n', shim.file)
+        if updated != text:
+            text = updated
+            result.conversions.append(Conversion("shim", name, f"{SHIM_INCLUDE_DIR}/{shim.file}", 1))
+        files.append(shim.file)
+    return text.encode("utf-8", "surrogateescape"), tuple(files)
+
+
+def _open_findings(output: bytes, job: _Job) -> list[dict]:
+    from porter.scan import scan_source
+    from porter.targets import resolve_target
+
+    return [f.as_dict() for f in scan_source(output, job.out_rel, resolve_target(job.options.target), job.options.rocm)]
 
 
 def _translate_bytes(job: _Job, source: bytes) -> TranslationResult:
@@ -171,13 +206,14 @@ def _plan(request: ConvertRequest, warnings: list[str]) -> Iterable[_Job]:
     source, config = request.source, request.config
     base = TranslateOptions(launch_syntax=config.launch_syntax, rocm=config.rocm, target=config.target)
     want_diff = request.mode is WriteMode.DIFF
+    finish = request.mode.writes
     if source.is_file():
         rel = source.name
         out_rel = request.output.name if request.mode is WriteMode.WRITE and request.output else rel
         kind = classify(rel)
         if kind is FileKind.OTHER:
             kind = FileKind.SOURCE  # a file named on the command line is translated whatever its suffix
-        yield _Job(rel, out_rel, kind, source.resolve(), base, want_diff)
+        yield _Job(rel, out_rel, kind, source.resolve(), base, want_diff, finish=finish)
         return
     entries = list(walk_tree(source, warnings))
     renamed = _renames(entries) if request.rename else {}
@@ -185,7 +221,8 @@ def _plan(request: ConvertRequest, warnings: list[str]) -> Iterable[_Job]:
     local_headers = frozenset(Path(e.rel).name for e in entries if e.rel.endswith(HEADER_SUFFIXES))
     options = replace(base, renamed=pairs, user_symbols=_user_symbols(source, entries), local_headers=local_headers)
     for entry in entries:
-        yield _Job(entry.rel, renamed.get(entry.rel, entry.rel), entry.kind, source / entry.rel, options, want_diff, entry.link_target)
+        yield _Job(entry.rel, renamed.get(entry.rel, entry.rel), entry.kind, source / entry.rel, options, want_diff,
+                   entry.link_target, finish)
 
 
 def _renames(entries: list[TreeEntry]) -> dict[str, str]:
@@ -222,6 +259,7 @@ def _run_jobs(jobs: list[_Job], request: ConvertRequest, console: Console, repor
               output_root: Path | None) -> list[_Done]:
     """Translate in worker processes and write each result as it arrives (results stream; memory stays flat)."""
     writes = request.mode.writes and output_root is not None
+    copied_shims: set[str] = set()
     workers = request.jobs or os.cpu_count() or 1
     translate_jobs = [j for j in jobs if j.kind in (FileKind.SOURCE, FileKind.BUILD)]
     workers = max(1, min(workers, len(translate_jobs) // 4 or 1))
@@ -235,7 +273,9 @@ def _run_jobs(jobs: list[_Job], request: ConvertRequest, console: Console, repor
             task = progress.add_task("translating", total=len(jobs))
             results = executor.map(_translate_job, jobs, chunksize=8) if executor else map(_translate_job, jobs)
             for item in results:
+                report.findings.extend(item.findings)
                 if writes:
+                    _copy_shims(item.shims, output_root, copied_shims)
                     _write_one(item, request, output_root)
                     item.output = None  # written: don't keep every file's bytes in memory
                 done.append(item)
@@ -250,6 +290,16 @@ def _run_jobs(jobs: list[_Job], request: ConvertRequest, console: Console, repor
         if executor is not None:
             executor.shutdown()
     return done
+
+
+def _copy_shims(names: tuple[str, ...], output_root: Path, copied: set[str]) -> None:
+    from porter.shims import OUT_DIRNAME as SHIM_INCLUDE_DIR
+    from porter.shims import SHIMS_DIR
+
+    for name in names:
+        if name not in copied:
+            atomic_write(output_root / SHIM_INCLUDE_DIR / name, (SHIMS_DIR / name).read_bytes())
+            copied.add(name)
 
 
 def _write_one(d: _Done, request: ConvertRequest, output_root: Path) -> None:
@@ -308,27 +358,18 @@ def _after_write(request: ConvertRequest, output_root: Path, report: Report, con
     written = [output_root / f.output for f in report.files if f.kind == "source" and f.status in ("translated", "unchanged")]
     if request.source.is_file() and request.output is not None and request.mode is WriteMode.WRITE:
         written = [request.output]
-    report.findings = _open_findings(output_root, written, request.config)
     if not request.config.build:
         return
     try:
-        from porter.fixloop import run_fix_loop
+        from porter.fixloop import LoopStatus, run_fix_loop
     except ImportError:
         report.warnings.append("the build step is not available in this installation; skipped")
         return
     outcome = run_fix_loop(output_root, request.config, report.fix_loop, files=written, findings=report.findings, console=console)
-    if "ok" not in report.fix_loop and outcome is not None:
-        report.fix_loop["ok"] = bool(getattr(outcome, "ok", True))
-
-
-def _open_findings(output_root: Path, files: list[Path], config: PortConfig) -> list[dict]:
-    try:
-        from porter.scan import scan_tree
-        from porter.targets import resolve_target
-    except ImportError:
-        return []
-    result = scan_tree(output_root, resolve_target(config.target), config.rocm, files=files)
-    return [f.as_dict() for f in result.findings]
+    report.fix_loop["status"] = str(outcome.status)
+    report.fix_loop["message"] = outcome.message
+    # no toolchain is a warning (translation still happened), not a failed port
+    report.fix_loop["ok"] = outcome.status in (LoopStatus.OK, LoopStatus.SKIPPED, LoopStatus.NO_TOOLCHAIN)
 
 
 def write_diff(text: str) -> None:

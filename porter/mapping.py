@@ -52,6 +52,11 @@ class ApiMap:
     header_prefixes: tuple[tuple[str, HeaderEntry], ...]  # "cub/" -> entry for any header under cub/
     symbol_args: dict[str, int]  # API -> index of the argument to wrap in HIP_SYMBOL()
 
+    @functools.cached_property
+    def byte_keys(self) -> frozenset[bytes]:
+        """Every CUDA name the translator looks for, as bytes (matched against raw source)."""
+        return frozenset(n.encode() for n in (*self.apis, *self.namespaces))
+
     def lookup(self, name: str) -> ApiEntry | None:
         return self.apis.get(name)
 

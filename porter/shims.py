@@ -5,11 +5,11 @@ from __future__ import annotations
 import functools
 import os
 import re
-import shutil
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from porter.files import atomic_write
 from porter.options import RocmVersion
 
 SHIMS_DIR = Path(__file__).resolve().parent.parent / "shims"
@@ -44,20 +44,31 @@ def all_shims() -> dict[str, Shim]:
     }
 
 
-def _uses(text: str, ident: str, cg_aliases: set[str]) -> bool:
+@functools.cache
+def _provided_pattern() -> re.Pattern[str]:
+    """One pass over the text finds every shimmed identifier (plain names; `ns::name` ones by their last part)."""
+    names = {ident.rsplit("::", 1)[-1] for shim in all_shims().values() for ident in shim.provides}
+    return re.compile(r"(?<![\w.])(" + "|".join(sorted(map(re.escape, names), key=len, reverse=True)) + r")\b")
+
+
+def _uses(code: str, ident: str, cg_aliases: set[str], present: set[str]) -> bool:
     if "::" in ident:
         _, name = ident.rsplit("::", 1)
-        return any(re.search(rf"\b{re.escape(ns)}::{re.escape(name)}\b", text) for ns in cg_aliases)
-    return re.search(rf"(?<![\w.]){re.escape(ident)}\b", text) is not None
+        return name in present and any(re.search(rf"\b{re.escape(ns)}::{re.escape(name)}\b", code) for ns in cg_aliases)
+    return ident in present
 
 
 def needed_shims(text: str, rocm: RocmVersion | None) -> set[str]:
     """Names of shims (index.toml keys) whose identifiers `text` uses, for the given ROCm (None: unknown)."""
+    present = set(_provided_pattern().findall(text))
+    if not present:
+        return set()
     code = _COMMENT_RE.sub(" ", text)
+    present = set(_provided_pattern().findall(code))
     aliases = {"cooperative_groups", *_CG_ALIAS_RE.findall(code)}
     out = set()
     for shim in all_shims().values():
-        if shim.needed_for(rocm) and any(_uses(code, ident, aliases) for ident in shim.provides):
+        if shim.needed_for(rocm) and any(_uses(code, ident, aliases, present) for ident in shim.provides):
             out.add(shim.name)
     return out
 
@@ -110,13 +121,13 @@ def install_shims(out_root: Path, files: list[Path], rocm: RocmVersion | None = 
             target = out_root / OUT_DIRNAME / shim.file
             if not target.exists():
                 target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(SHIMS_DIR / shim.file, target)
+                atomic_write(target, (SHIMS_DIR / shim.file).read_bytes())
             updated = add_shim_include(new, include_line(path, out_root, shim), shim.file)
             if updated != new:
                 new = updated
                 names.append(name)
         if new != text:
-            path.write_text(new, "utf-8")
+            atomic_write(path, new.encode("utf-8"), mode_from=path)
             rel = path.relative_to(out_root).as_posix() if path.is_relative_to(out_root) else str(path)
             added[rel] = names
     return added

@@ -29,6 +29,9 @@ IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 # comments and string/char literals, for the parts of a file tree-sitter hands us as raw text (macro bodies, ERROR nodes)
 LEXICAL_SKIP = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)
 INCLUDE_HINT = re.compile(rb"^[ \t]*#[ \t]*include", re.MULTILINE)
+INCLUDE_PATH = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*(<[^>\n]*>|"[^"\n]*")', re.MULTILINE)
+ASM_KEYWORD = re.compile(rb"(?<![A-Za-z0-9_])(?:asm|__asm__|__asm)(?![A-Za-z0-9_])")
+CUDA_LOOKING_BYTES = re.compile(CUDA_LOOKING.pattern.encode())
 
 # node types whose identifiers are never CUDA API uses
 SKIP_NODE_TYPES = frozenset({"comment", "string_literal", "char_literal", "raw_string_literal", "string_content",
@@ -76,7 +79,7 @@ class _Translation:
         self.result = TranslationResult(output=source)
         self.lines = _Lines(source)
         self.tree: tree_sitter.Tree | None = None
-        self.defined: set[str] = set(options.user_symbols)
+        self._defined: set[str] | None = None  # names this file defines, collected on first need
         self._reported: set[tuple[str, int]] = set()
 
     # -- driver -------------------------------------------------------------------------------------------
@@ -100,35 +103,41 @@ class _Translation:
                     + ", ".join(map(str, lines))
                     + "); translated those parts lexically (best effort)"
                 )
-            self._collect_definitions()
             self._includes()
             if wants_launch:
                 self._launches()
             self._inline_asm()
+            self._hazard_fixes()
         self._identifiers(candidates)
         self.result.output = self._apply()
-        self._hazard_fixes()
         self.result.conversions.sort(key=lambda c: c.line)
         self.result.unconverted.sort(key=lambda u: (u.line, u.column))
         return self.result
 
     def _candidates(self) -> list[tuple[int, int, str]]:
-        """(start, end, name) of every identifier that the map knows or that looks like CUDA."""
-        apis, namespaces = self.map.apis, self.map.namespaces
-        out = []
-        for m in IDENTIFIER.finditer(self.source):
-            name = m.group().decode("ascii")
-            if name in apis or name in namespaces or CUDA_LOOKING.match(name):
-                out.append((m.start(), m.end(), name))
-        return out
+        """(start, end, name) of every identifier that the map knows or that looks like CUDA.
+
+        The distinct identifiers of a file are few: filter those at C speed, then locate only the hits.
+        """
+        known = self.map.byte_keys
+        hits = {i for i in set(IDENTIFIER.findall(self.source)) if i in known or CUDA_LOOKING_BYTES.match(i)}
+        if not hits:
+            return []
+        pattern = re.compile(rb"(?<![A-Za-z0-9_])(?:" + b"|".join(sorted(map(re.escape, hits), key=len, reverse=True))
+                             + rb")(?![A-Za-z0-9_])")
+        return [(m.start(), m.end(), m.group().decode("ascii")) for m in pattern.finditer(self.source)]
 
     # -- context ------------------------------------------------------------------------------------------
-    def _collect_definitions(self) -> None:
-        """Names this file defines itself (macros, functions, types) are the user's, not CUDA's."""
-        assert self.tree is not None
-        for _, nodes in parsing.matches(parsing.load_query("definitions"), self.tree.root_node):
-            for node in nodes.get("name", []):
-                self.defined.add(node.text.decode("utf-8", "replace"))
+    def _is_user_defined(self, name: str) -> bool:
+        """Names the project defines itself (macros, functions, types) are the user's, not CUDA's."""
+        if name in self.options.user_symbols:
+            return True
+        if self._defined is None:
+            self._defined = set()
+            if self.tree is not None:
+                for _, nodes in parsing.matches(parsing.load_query("definitions"), self.tree.root_node):
+                    self._defined.update(n.text.decode("utf-8", "replace") for n in nodes.get("name", []))
+        return name in self._defined
 
     def _in_lexical_skip(self, text_start: int, text: bytes, offset: int) -> bool:
         for m in LEXICAL_SKIP.finditer(text):
@@ -169,7 +178,7 @@ class _Translation:
                 if namespace is not None and self._is_namespace_use(start, end):
                     entry = namespace
             if entry is None:
-                if name not in self.defined and CUDA_LOOKING.match(name):
+                if CUDA_LOOKING.match(name) and not self._is_user_defined(name):
                     self._unconverted(name, start, Reason.NOT_MAPPED, "", "porter has no mapping for this identifier")
                 continue
             if entry.unsupported is not None:
@@ -226,25 +235,31 @@ class _Translation:
     def _includes(self) -> None:
         assert self.tree is not None
         renamed = dict(self.options.renamed)
-        for _, nodes in parsing.matches(parsing.query("(preproc_include path: (_) @path)"), self.tree.root_node):
-            for node in nodes["path"]:
-                raw = node.text
-                if len(raw) < 2 or raw[:1] not in (b"<", b'"'):
-                    continue  # a macro include: #include MY_HEADER
-                path = raw[1:-1].decode("utf-8", "replace")
-                new = renamed.get(path) or self._renamed_by_basename(path, renamed)
-                if new is not None:
-                    self._replace_include(node, raw, new, "rename", path)
-                    continue
-                entry = self.map.header(path)
-                if entry is None:
-                    if self._looks_like_cuda_header(path) and not self._is_local_header(path):
-                        self._unconverted(path, node.start_byte, Reason.NOT_MAPPED, "header", "no HIP header known for this CUDA header")
-                    continue
-                if entry.unsupported is not None:
-                    self._unconverted(path, node.start_byte, Reason.NO_HIP_EQUIVALENT, entry.family, entry.unsupported)
-                elif entry.hip and entry.hip != path:
-                    self._replace_include(node, raw, entry.hip, "header", path)
+        for m in INCLUDE_PATH.finditer(self.source):
+            node = self.tree.root_node.descendant_for_byte_range(m.start(1), m.end(1))
+            if node is not None and node.type == "string_content":
+                node = node.parent
+            if node is None or node.type not in ("system_lib_string", "string_literal"):
+                continue  # inside a comment, or something tree-sitter did not see as an include
+            if node.parent is None or node.parent.type != "preproc_include":
+                continue
+            raw = node.text
+            if len(raw) < 2 or raw[:1] not in (b"<", b'"'):
+                continue  # a macro include: #include MY_HEADER
+            path = raw[1:-1].decode("utf-8", "replace")
+            new = renamed.get(path) or self._renamed_by_basename(path, renamed)
+            if new is not None:
+                self._replace_include(node, raw, new, "rename", path)
+                continue
+            entry = self.map.header(path)
+            if entry is None:
+                if self._looks_like_cuda_header(path) and not self._is_local_header(path):
+                    self._unconverted(path, node.start_byte, Reason.NOT_MAPPED, "header", "no HIP header known for this CUDA header")
+                continue
+            if entry.unsupported is not None:
+                self._unconverted(path, node.start_byte, Reason.NO_HIP_EQUIVALENT, entry.family, entry.unsupported)
+            elif entry.hip and entry.hip != path:
+                self._replace_include(node, raw, entry.hip, "header", path)
 
     @staticmethod
     def _looks_like_cuda_header(path: str) -> bool:
@@ -272,7 +287,7 @@ class _Translation:
     def _launches(self) -> None:
         """kernel<<<g, b, shm, s>>>(args) -> hipLaunchKernelGGL(kernel, dim3(g), dim3(b), shm, s, args)."""
         assert self.tree is not None
-        for node in _iter_type(self.tree.root_node, "kernel_call_syntax"):
+        for node in self._nodes_at(re.finditer(rb"<<<", self.source), "kernel_call_syntax"):
             call = node.parent
             if call is None or call.type != "call_expression":
                 continue
@@ -293,31 +308,45 @@ class _Translation:
             e.append(Edit(config[1].end_byte, config[1].end_byte, tail))
             if len(config) == 3:
                 e.append(Edit(config[2].end_byte, config[2].end_byte, b", 0"))
-            has_args = bool(args.named_children)
-            e.append(Edit(config[-1].end_byte, args.start_byte + 1, b", " if has_args else b")"))
-            if not has_args:
-                e.append(Edit(args.end_byte - 1, args.end_byte, b""))
+            if args.named_children:
+                e.append(Edit(config[-1].end_byte, args.start_byte + 1, b", "))
+            else:  # k<<<g, b>>>( ) -> ...dim3(b), 0, 0)
+                e.append(Edit(config[-1].end_byte, args.end_byte, b")"))
             kernel = function.text.decode("utf-8", "replace")
             self.result.conversions.append(Conversion("launch", f"{kernel}<<<...>>>", "hipLaunchKernelGGL", self.lines.line(call.start_byte)))
 
     # -- what needs a person or the agent -----------------------------------------------------------------
     def _inline_asm(self) -> None:
         assert self.tree is not None
-        for node in _iter_type(self.tree.root_node, "gnu_asm_expression"):
+        for node in self._nodes_at(ASM_KEYWORD.finditer(self.source), "gnu_asm_expression"):
             self._unconverted("asm", node.start_byte, Reason.NEEDS_AGENT, "inline-asm",
                               "inline PTX has no HIP translation: rewrite with HIP intrinsics or __builtin_amdgcn_*")
 
+    def _nodes_at(self, found: Iterator[re.Match], node_type: str) -> Iterator[tree_sitter.Node]:
+        """The enclosing `node_type` node of each regex hit (the tree says what the text really is)."""
+        assert self.tree is not None
+        seen: set[int] = set()
+        for m in found:
+            node = self.tree.root_node.descendant_for_byte_range(m.start(), m.end())
+            while node is not None and node.type != node_type:
+                node = node.parent
+            if node is not None and node.start_byte not in seen:
+                seen.add(node.start_byte)
+                yield node
+
     def _hazard_fixes(self) -> None:
-        if not self.options.hazard_fixes:
+        """The safe mechanical hazard fixes (porter.scan.fixes), found on the same tree and merged as edits.
+
+        Their patterns (masks, lane arithmetic, shuffle loops, clocks) read the same in CUDA and in HIP.
+        """
+        if not self.options.hazard_fixes or self.tree is None:
             return
-        try:
-            from porter.scan.fixes import apply_hazard_fixes
-            from porter.targets import resolve_target
-        except ImportError:
-            return
-        fixed, conversions = apply_hazard_fixes(self.result.output, resolve_target(self.options.target))
-        self.result.output = fixed
-        self.result.conversions.extend(conversions)
+        from porter.scan.fixes import hazard_fix_edits
+        from porter.targets import resolve_target
+
+        for fix in hazard_fix_edits(self.source, self.tree, resolve_target(self.options.target), self.options.rocm):
+            self.edits.append(Edit(fix.start, fix.end, fix.new.encode()))
+            self.result.conversions.append(Conversion("hazard-fix", fix.before, fix.after, fix.line))
 
     # -- output -------------------------------------------------------------------------------------------
     def _apply(self) -> bytes:
@@ -333,8 +362,3 @@ class _Translation:
             pos = edit.end
         out.append(self.source[pos:])
         return b"".join(out)
-
-
-def _iter_type(root: tree_sitter.Node, node_type: str) -> Iterator[tree_sitter.Node]:
-    for _, nodes in parsing.matches(parsing.query(f"({node_type}) @n"), root):
-        yield from nodes["n"]

@@ -207,10 +207,11 @@ class FunctionInfo:
 class SourceContext:
     """Parsed file plus the facts several detectors share (computed lazily, once)."""
 
-    def __init__(self, source: bytes, path: str, captures: dict[str, list[tree_sitter.Node]] | None = None):
+    def __init__(self, source: bytes, path: str, captures: dict[str, list[tree_sitter.Node]] | None = None,
+                 tree: tree_sitter.Tree | None = None):
         self.source = source
         self.path = path
-        self.tree = parsing.parse(source)
+        self.tree = tree if tree is not None else parsing.parse(source)  # the translator shares its tree
         self.root = self.tree.root_node
         self.captures: dict[str, list[tree_sitter.Node]] = captures or self._collect()
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import tree_sitter
 
-from porter.options import Conversion
+from porter.options import Conversion, RocmVersion
 from porter.scan.context import SourceContext, text, unparen
 from porter.scan.detectors import Hit, lane_masks, shuffle_loops, timing, warp_arithmetic
 from porter.targets import TargetProfile
@@ -102,7 +102,12 @@ def _mask_define_edits(ctx: SourceContext, mask_args: list[tree_sitter.Node]) ->
     return edits
 
 
-def _edits(ctx: SourceContext, target: TargetProfile) -> list[Edit]:
+# ROCm 5.x declares wall_clock64() for the device pass only, so a kernel calling it fails the host pass there
+# (checked against the local ROCm 5.2 headers; newer HIP declares it for both passes).
+WALL_CLOCK_HOST_DECLARED = RocmVersion(6, 0)
+
+
+def _edits(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | None) -> list[Edit]:
     edits: list[Edit] = []
     mask_args = []
     for hit in lane_masks(ctx, target, None):
@@ -122,7 +127,8 @@ def _edits(ctx: SourceContext, target: TargetProfile) -> list[Edit]:
             edits.append(
                 _edit(hit.node, "warpSize" if text(hit.node) == "32" else "warpSize / 2", hit.node.parent)
             )
-    for hit in timing(ctx, target, None):
+    wall_clock_ok = rocm is None or rocm >= WALL_CLOCK_HOST_DECLARED
+    for hit in timing(ctx, target, None) if wall_clock_ok else ():
         if hit.rule == "PK001":
             fn = hit.node.child_by_field_name("function")
             if fn is not None:
@@ -130,13 +136,32 @@ def _edits(ctx: SourceContext, target: TargetProfile) -> list[Edit]:
     return edits
 
 
-def apply_hazard_fixes(source: bytes, target: TargetProfile) -> tuple[bytes, list[Conversion]]:
-    """Rewrite the unambiguous hazards of `source` for `target`; returns the new text and one Conversion per fix."""
+# Text every fixable pattern contains (masks, lane/warp arithmetic, shuffle loops, clocks): files without any of it
+# skip the detectors, which walk the tree in Python.
+_MAY_NEED_FIX = re.compile(rb"0[xX][fF]{8}(?![0-9a-fA-F])|[%/&>]\s*(?:32|31|5)\b|__shfl|\bclock(?:64)?\s*\(")
+
+
+def hazard_fix_edits(
+    source: bytes, tree: tree_sitter.Tree, target: TargetProfile, rocm: RocmVersion | None = None
+) -> list[Edit]:
+    """The fixes as byte-range edits of `source` parsed as `tree` (the translator merges them with its own)."""
+    if not _MAY_NEED_FIX.search(source):
+        return []
+    return sorted(set(_edits(SourceContext(source, "<fix>", tree=tree), target, rocm)), key=lambda e: e.start)
+
+
+def apply_hazard_fixes(
+    source: bytes, target: TargetProfile, rocm: RocmVersion | None = None
+) -> tuple[bytes, list[Conversion]]:
+    """Rewrite the unambiguous hazards of `source` for `target`; returns the new text and one Conversion per fix.
+
+    `rocm` (None: newest) only gates fixes whose replacement older HIP headers lack (wall_clock64 before 6.0).
+    """
     ctx = SourceContext(source, "<fix>")
     out = bytearray(source)
     applied: list[Edit] = []
     last_start = len(source) + 1
-    for edit in sorted(set(_edits(ctx, target)), key=lambda e: e.start, reverse=True):
+    for edit in sorted(set(_edits(ctx, target, rocm)), key=lambda e: e.start, reverse=True):
         if edit.end > last_start:
             continue  # overlaps a later edit: keep the first, the scan on the output reports the rest
         out[edit.start : edit.end] = edit.new.encode()
