@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 HIP_PACKAGES := hipcc libamdhip64-dev libhiprand-dev librocrand-dev libhipsparse-dev librocprim-dev
+BUILD_PACKAGES := cmake make clang-15 git
 export HIP_PLATFORM := amd
 
 .PHONY: venv hip-toolchain demo test lint goldens bench clean
@@ -15,12 +16,15 @@ $(BIN)/porter: pyproject.toml
 
 venv: $(BIN)/porter
 
-# Debian's HIP compiler (ROCm 5.2, clang 15): compiles for gfx90a and older.
+# Debian's HIP compiler (ROCm 5.2, clang 15): compiles for gfx90a and older. cmake and make for the build-file tests.
 hip-toolchain:
-	@if command -v hipcc >/dev/null 2>&1; then echo "hipcc: $$(command -v hipcc)"; \
-	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(HIP_PACKAGES); \
-	elif command -v sudo >/dev/null 2>&1; then sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(HIP_PACKAGES); \
-	else echo "hipcc not found and not root: install with apt-get install -y $(HIP_PACKAGES)"; fi
+	@if command -v dpkg >/dev/null 2>&1 && dpkg -s $(HIP_PACKAGES) $(BUILD_PACKAGES) >/dev/null 2>&1; then \
+	  echo "hip toolchain: $$(command -v hipcc)"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(HIP_PACKAGES) $(BUILD_PACKAGES); \
+	elif command -v sudo >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then \
+	  sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(HIP_PACKAGES) $(BUILD_PACKAGES); \
+	else echo "hipcc not installed and cannot install it here: apt-get install -y $(HIP_PACKAGES)"; fi
 
 demo: venv
 	$(BIN)/python scripts/demo.py

@@ -97,6 +97,10 @@ def convert(
     if not chosen:
         raise fail("say where the port goes: -o OUT, --in-place, --diff or --check")
     mode = WriteMode.IN_PLACE if in_place else WriteMode.DIFF if diff else WriteMode.CHECK if check else WriteMode.WRITE
+    if review and not mode.writes:
+        raise fail("--review needs a written port (-o OUT or --in-place)")
+    if review and not sys.stdin.isatty():
+        raise fail("--review needs a terminal on stdin; run `porter review OUT --accept-all` in scripts")
     console = stderr_console()
     try:
         project = path if path.is_dir() else path.parent
@@ -118,10 +122,15 @@ def convert(
     result.render_summary(console)
     if result.interrupted:
         raise typer.Exit(130)
-    if review and mode.writes and result.output_root:
-        from porter.review import review_port
+    if review and mode.writes and result.output_root and not result.interrupted:
+        from porter.review import ReviewError, print_summary, review_port
 
-        review_port(Path(result.output_root), decide=None, target=resolve_target(config.target), console=console)
+        try:
+            summary = review_port(Path(result.output_root), target=resolve_target(config.target),
+                                  console=Console(no_color=bool(os.environ.get("NO_COLOR")) or None), err_console=console)
+        except ReviewError as exc:
+            raise fail(str(exc), 1) from None
+        print_summary(summary, Path(result.output_root), console)
     raise typer.Exit(result.exit_code(check=mode is WriteMode.CHECK, strict=strict))
 
 
