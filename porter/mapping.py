@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
+import pickle
 import re
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 
 from porter.options import RocmVersion
 
@@ -110,8 +114,43 @@ def _entry(name: str, value: object, family: str, where: str) -> ApiEntry:
     )
 
 
+def _cache_file(files: list) -> Path | None:
+    """A pickle of the parsed map, keyed by the data files' bytes: parsing ~5000 TOML entries costs most of a second,
+    which every worker process would otherwise pay."""
+    digest = hashlib.sha256(__file__.encode())
+    for file in files:
+        digest.update(file.name.encode())
+        digest.update(file.read_bytes())
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "porter"
+    return root / f"apimap-{digest.hexdigest()[:24]}.pickle"
+
+
 @functools.cache
 def load_api_map() -> ApiMap:
+    data = resources.files("porter").joinpath("data")
+    files = [*_data_files("apis"), data.joinpath("headers.toml"), data.joinpath("rewrites.toml")]
+    cache = _cache_file([f for f in files if f.is_file()])
+    if cache is not None and cache.is_file():
+        try:
+            with cache.open("rb") as handle:
+                cached = pickle.load(handle)
+            if isinstance(cached, ApiMap):
+                return cached
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
+            pass
+    api_map = _parse_api_map()
+    if cache is not None:
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(pickle.dumps(api_map, protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(tmp, cache)
+        except OSError:
+            pass  # a read-only home: parse every time
+    return api_map
+
+
+def _parse_api_map() -> ApiMap:
     apis: dict[str, ApiEntry] = {}
     curated: dict[str, ApiEntry] = {}
     for file in _data_files("apis"):

@@ -206,6 +206,8 @@ def kind_for(name: str, hip: str | None, section: str | None) -> str:
     bare = name.rsplit("::", 1)[-1]
     if section == "functions":
         return "function"
+    if "::" in name and re.match(r"[A-Z][a-z]", bare):
+        return "type"  # cub::BlockReduce, thrust::device_vector-style class templates
     if re.fullmatch(r"[A-Z0-9_]+", bare):
         return "constant" if bare.startswith("CUDART_") or bare.endswith("_SIZE") else "enum"
     if _TYPE_SUFFIX.search(bare) or (hip and hip.endswith("_t")):
@@ -238,7 +240,9 @@ def read_torch(path: Path, stats: Counter) -> dict[str, dict]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     entries: dict[str, dict] = {}
     for stmt in tree.body:
-        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        if not (
+            isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+        ):
             continue
         map_name = stmt.targets[0].id
         if map_name not in TORCH_MAPS or not isinstance(stmt.value, ast.Call) or not stmt.value.args:
@@ -300,7 +304,7 @@ def read_versions(directory: Path, stats: Counter) -> dict[str, dict]:
                 continue
             if not raw.strip() or raw.startswith("#"):
                 continue
-            cols = (raw.split("\t") + ["", "", ""])[:4]
+            cols = [*raw.split("\t"), "", "", ""][:4]
             cuda, hip, added, flags_s = (c.strip() for c in cols)
             flags = {f for f in flags_s.split(",") if f}
             hip = cuda if hip == "=" else hip
@@ -318,7 +322,7 @@ def read_versions(directory: Path, stats: Counter) -> dict[str, dict]:
                 if "E" in flags:
                     notes.append("experimental in HIP")
             else:
-                reason = "no HIP equivalent"
+                reason = "no HIP equivalent (per ROCm HIPIFY tables)"
                 if "CR" in flags:
                     reason += " (also removed from CUDA 12)"
                 entry["unsupported"] = reason
@@ -384,7 +388,9 @@ def render(family: str, entries: dict[str, dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def merge(torch: dict, hipify: dict, curated: dict, exclude: dict, stats: Counter) -> dict[str, dict[str, dict]]:
+def merge(
+    torch: dict, hipify: dict, curated: dict, exclude: dict, stats: Counter
+) -> dict[str, dict[str, dict]]:
     merged: dict[str, dict] = {}
     for name, e in torch.items():
         merged[name] = dict(e)
@@ -423,7 +429,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--versions", type=Path, default=DEFAULT_VERSIONS, help="directory of HIPIFY .tsv files")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory for <family>.toml")
     ap.add_argument("--curated", type=Path, default=None, help="curated TOML (default: <out>/_curated.toml)")
-    ap.add_argument("--hip-include", type=Path, default=Path("/usr/include"), help="include dir holding hip/, hiprand/")
+    ap.add_argument(
+        "--hip-include", type=Path, default=Path("/usr/include"), help="include dir holding hip/, hiprand/"
+    )
     args = ap.parse_args(argv)
     if not args.torch_mappings.is_file():
         print(f"error: {args.torch_mappings}: no such file", file=sys.stderr)
@@ -432,7 +440,10 @@ def main(argv: list[str] | None = None) -> int:
     torch = read_torch(args.torch_mappings, stats)
     hipify = read_versions(args.versions, stats)
     if not (args.hip_include / "hip").is_dir():
-        print(f"warning: {args.hip_include}/hip missing: unverifiable PyTorch entries are dropped", file=sys.stderr)
+        print(
+            f"warning: {args.hip_include}/hip missing: unverifiable PyTorch entries are dropped",
+            file=sys.stderr,
+        )
     filter_unverified(torch, hipify, args.hip_include, stats)
     curated, exclude = read_curated(args.curated or args.out / "_curated.toml")
     by_family = merge(torch, hipify, curated, exclude, stats)

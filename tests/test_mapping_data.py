@@ -20,9 +20,28 @@ INCLUDE = Path("/usr/include")
 INSTALLED_HIP = (5, 2)  # the Debian ROCm these checks run against
 
 FAMILIES = {
-    "runtime", "driver", "device", "fp16", "fp8", "vector", "cooperative_groups", "cublas", "cublaslt",
-    "curand", "cufft", "cusparse", "cusolver", "cudnn", "cub", "thrust", "nccl", "nvrtc", "nvtx",
-    "profiler", "texture", "macros",
+    "runtime",
+    "driver",
+    "device",
+    "fp16",
+    "fp8",
+    "vector",
+    "cooperative_groups",
+    "cublas",
+    "cublaslt",
+    "curand",
+    "cufft",
+    "cusparse",
+    "cusolver",
+    "cudnn",
+    "cub",
+    "thrust",
+    "nccl",
+    "nvrtc",
+    "nvtx",
+    "profiler",
+    "texture",
+    "macros",
 }
 KINDS = {"function", "type", "enum", "macro", "constant", "namespace"}
 FIELDS = {"hip", "unsupported", "since", "kind", "note", "deprecated"}
@@ -76,17 +95,17 @@ def _identifiers(*subs: str) -> frozenset[str]:
 
 
 def test_every_family_file_present_and_named() -> None:
-    names = {p.stem for p in _family_files()}
+    names = {p.stem.removesuffix("_derived") for p in _family_files()}
     assert names == FAMILIES
     for path in _family_files():
         meta = _load(path)["meta"]
-        assert meta["family"] == path.stem
+        assert meta["family"] == path.stem.removesuffix("_derived")
         assert meta["description"]
 
 
 def test_entry_shape() -> None:
     problems = []
-    for fam, entries in _all_entries().items():
+    for entries in _all_entries().values():
         for name, fname, e in entries:
             where = f"{fname}:{name}"
             if not isinstance(e, dict):
@@ -162,7 +181,13 @@ def test_known_mappings(family: str, cuda: str, expected: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "cuda", ["cudaGraphConditionalHandleCreate", "cudaLaunchKernelExC", "cuTensorMapEncodeTiled", "cudaProfilerInitialize"]
+    "cuda",
+    [
+        "cudaGraphConditionalHandleCreate",
+        "cudaLaunchKernelExC",
+        "cuTensorMapEncodeTiled",
+        "cudaProfilerInitialize",
+    ],
 )
 def test_known_unsupported(cuda: str) -> None:
     found = [e for entries in _all_entries().values() for name, _f, e in entries if name == cuda]
@@ -212,7 +237,11 @@ def test_sample_of_hiprand_and_hipsparse_entries_exist() -> None:
     curand = [e["hip"] for _n, _f, e in _all_entries()["curand"] if "hip" in e]
     assert len(curand) >= 50
     assert not [h for h in curand if h not in rand_ids]  # the importer checks cuRAND against hipRAND
-    sparse = sorted(e["hip"] for n, _f, e in _all_entries()["cusparse"] if "hip" in e and not n.startswith(("cusparseLt", "CUSPARSELT")))
+    sparse = sorted(
+        e["hip"]
+        for n, _f, e in _all_entries()["cusparse"]
+        if "hip" in e and not n.startswith(("cusparseLt", "CUSPARSELT"))
+    )
     sample = sparse[::7]
     missing = [h for h in sample if h not in sparse_ids]
     # hipSPARSE 5.2 predates a few generic-API additions; demand that nearly all are present.
@@ -236,11 +265,34 @@ def test_headers_file() -> None:
         if not re.fullmatch(r"[A-Za-z0-9_./]+", name):
             problems.append(f"{name}: odd header name")
     assert not problems, "\n".join(problems)
-    for required in ("cuda.h", "cuda_runtime.h", "cuda_runtime_api.h", "device_launch_parameters.h", "cuda_fp16.h",
-                     "cuda_bf16.h", "cuda_fp8.h", "cooperative_groups.h", "curand.h", "curand_kernel.h", "cublas_v2.h",
-                     "cublasLt.h", "cufft.h", "cusparse.h", "cusolverDn.h", "cudnn.h", "cub/cub.cuh", "nccl.h",
-                     "nvrtc.h", "nvToolsExt.h", "cuda_profiler_api.h", "helper_cuda.h", "vector_types.h",
-                     "math_constants.h", "mma.h", "cooperative_groups/reduce.h"):
+    for required in (
+        "cuda.h",
+        "cuda_runtime.h",
+        "cuda_runtime_api.h",
+        "device_launch_parameters.h",
+        "cuda_fp16.h",
+        "cuda_bf16.h",
+        "cuda_fp8.h",
+        "cooperative_groups.h",
+        "curand.h",
+        "curand_kernel.h",
+        "cublas_v2.h",
+        "cublasLt.h",
+        "cufft.h",
+        "cusparse.h",
+        "cusolverDn.h",
+        "cudnn.h",
+        "cub/cub.cuh",
+        "nccl.h",
+        "nvrtc.h",
+        "nvToolsExt.h",
+        "cuda_profiler_api.h",
+        "helper_cuda.h",
+        "vector_types.h",
+        "math_constants.h",
+        "mma.h",
+        "cooperative_groups/reduce.h",
+    ):
         assert required in headers, required
     assert "unsupported" in headers["cooperative_groups/reduce.h"]
     assert headers["cudnn.h"]["hip"] == "miopen/miopen.h"
@@ -253,7 +305,7 @@ def test_hip_headers_for_installed_libraries_exist() -> None:
     missing = []
     for name, e in _load(HEADERS)["headers"].items():
         hip = e.get("hip")
-        if hip and hip.split("/")[0] in {"hip", "hiprand", "hipsparse"} and hip not in newer:
-            if not (INCLUDE / hip).is_file():
-                missing.append(f"{name} -> {hip}")
+        installed = hip and hip.split("/")[0] in {"hip", "hiprand", "hipsparse"} and hip not in newer
+        if installed and not (INCLUDE / hip).is_file():
+            missing.append(f"{name} -> {hip}")
     assert not missing, "\n".join(missing)
