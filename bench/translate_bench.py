@@ -1,6 +1,9 @@
 """Translation throughput: generate a tree of realistic CUDA (>= 20 MB) and convert it with 1..N workers.
 
-Prints MB/s for the whole `porter convert` pass (walk, read, parse, translate, write) per worker count.
+The tree mixes generated modules (kernels, warp reductions, host code with error checks, cuBLAS/cuRAND calls,
+plain C++) with variants of the hand-written programs under examples/. Two passes are timed per worker count:
+  translate  `porter convert --check`: walk, read, parse, translate, hazard fixes (the deterministic pass)
+  convert    `porter convert -o OUT --no-build`: the same plus shims, the hazard scan of the output, and writing
 Usage: python bench/translate_bench.py [--mb 20] [--jobs 1,2] [--keep DIR]
 """
 
@@ -9,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import shutil
 import tempfile
 import time
@@ -105,10 +109,28 @@ struct Accumulator {{ double sum = 0; int count = 0; void add(double v) {{ sum +
 """
 
 
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def example_sources() -> list[tuple[str, str]]:
+    return [(p.suffix, p.read_text("utf-8")) for p in sorted(EXAMPLES.rglob("*"))
+            if p.suffix in (".cu", ".cuh", ".cpp", ".h") and "ci" not in p.parts]
+
+
 def generate(root: Path, megabytes: float, seed: int = 1) -> int:
     rng = random.Random(seed)
     total, index = 0, 0
+    examples = example_sources()
     while total < megabytes * 1_000_000:
+        if examples and index % 3 == 2:  # a third of the files: variants of the example programs
+            suffix, text = examples[index % len(examples)]
+            text = re.sub(r"\bmain\b", f"main_{index}", text) + f"\n// variant {index}\n"
+            sub = root / f"apps{index % 40}"
+            sub.mkdir(parents=True, exist_ok=True)
+            (sub / f"app{index}{suffix}").write_text(text)
+            total += len(text)
+            index += 1
+            continue
         parts = [HEADER.format(index=index)]
         for j in range(rng.randint(8, 20)):
             name = f"op{index}_{j}"
@@ -142,12 +164,13 @@ def main() -> None:
     console = Console(stderr=True, quiet=True)
     config = build_config(None, build=False, rocm="7.0")
     for jobs in [int(j) for j in args.jobs.split(",")]:
-        out = work / f"out{jobs}"
-        started = time.perf_counter()
-        report = convert(ConvertRequest(src, out, WriteMode.WRITE, config, jobs=jobs), console)
-        elapsed = time.perf_counter() - started
-        print(f"jobs={jobs}: {elapsed:.2f} s, {size / 1e6 / elapsed:.2f} MB/s total, "
-              f"{size / 1e6 / elapsed / jobs:.2f} MB/s per worker, {len(report.changed)} files translated")
+        for name, mode, out in (("translate", WriteMode.CHECK, None), ("convert", WriteMode.WRITE, work / f"out{jobs}")):
+            started = time.perf_counter()
+            report = convert(ConvertRequest(src, out, mode, config, jobs=jobs), console)
+            elapsed = time.perf_counter() - started
+            print(f"{name:9} jobs={jobs}: {elapsed:6.2f} s  {size / 1e6 / elapsed:5.2f} MB/s total  "
+                  f"{size / 1e6 / elapsed / jobs:5.2f} MB/s per worker  ({len(report.changed)} files changed, "
+                  f"{len(report.findings)} open findings)")
     shutil.rmtree(work, ignore_errors=True)
 
 

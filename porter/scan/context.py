@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -237,8 +238,10 @@ class SourceContext:
     @cached_property
     def _by_type(self) -> dict[str, list[tree_sitter.Node]]:
         out: dict[str, list[tree_sitter.Node]] = defaultdict(list)
-        for node in _walk(self.root, *_INDEXED_TYPES):
-            out[node.type].append(node)
+        # a query walks the tree in C; a Python cursor walk over every node cost more than the detectors
+        for _, caps in parsing.matches(_indexed_query(), self.root):
+            for node in caps["n"]:
+                out[node.type].append(node)
         return out
 
     def all_of(self, node_type: str) -> list[tree_sitter.Node]:
@@ -515,6 +518,11 @@ def _unparen(node: tree_sitter.Node) -> tree_sitter.Node:
     while node.type == "parenthesized_expression" and node.named_child_count == 1:
         node = node.named_children[0]
     return node
+
+
+@functools.cache
+def _indexed_query() -> tree_sitter.Query:
+    return parsing.query("[" + " ".join(f"({t})" for t in sorted(_INDEXED_TYPES)) + "] @n")
 
 
 def _walk(node: tree_sitter.Node, *types: str):

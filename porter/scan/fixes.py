@@ -77,6 +77,8 @@ def _warp_edits(ctx: SourceContext, hit: Hit) -> list[Edit]:
 def _mask_define_edits(ctx: SourceContext, mask_args: list[tree_sitter.Node]) -> list[Edit]:
     """`#define FULL_MASK 0xffffffff` used only as the mask of *_sync builtins → widen the define itself."""
     as_mask = Counter(text(n) for n in mask_args if n.type == "identifier")
+    if not as_mask:
+        return []  # no macro used as a mask: skip counting every name in the file
     uses = Counter(text(n) for n in ctx.nodes("name"))
     edits = []
     for define in ctx.nodes("define"):
