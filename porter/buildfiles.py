@@ -330,7 +330,7 @@ class _Flags:
         self.make = make
         self.target = session.options.target
         vars_ = "|".join(re.escape(v) for v in self.d.cuda_root_vars)
-        root = rf"(?:\$\((?:{vars_})\)|\$\{{(?:{vars_})\}}|{_CUDA_PATH_LITERAL})"
+        root = rf"(?:\$\((?:{vars_})\)|\$(?:ENV)?\{{(?:{vars_})\}}|{_CUDA_PATH_LITERAL})"
         self.root_re = re.compile(root)
         self.path_rules = [
             # host compilers that include HIP headers need the platform macro hipcc would define
@@ -374,6 +374,15 @@ class _Flags:
             name, value = t.split("=", 1)
         elif t in d.valued and i + 1 < len(words):
             value, used, end = words[i + 1].text, 2, words[i + 1].end
+            quote = value[:1]
+            if quote in ("'", '"') and (len(value) == 1 or not value.endswith(quote)):
+                # a quoted value with blanks in it: -Xcompiler "-fPIC -Wall"
+                last = i + 2
+                while last < len(words) - 1 and not words[last].text.endswith(quote):
+                    last += 1
+                last = min(last, len(words) - 1)
+                used, end = last - i + 1, words[last].end
+                value = self.s.text[words[i + 1].start:end]
         spec = d.valued.get(name)
         if spec is None or value is None or (spec.nvcc_only and not nvcc):
             for rule, template in self.path_rules if self.make else ():
@@ -401,7 +410,7 @@ class _Flags:
             return used
         if action == "unwrap":
             inner = value.strip("\"'")
-            self._put(start, end, " ".join(p for p in inner.split(",") if p), shown)
+            self._put(start, end, " ".join(p.strip() for p in inner.split(",") if p.strip()), shown)
             return used
         if action == "drop":
             self._put(start, end, "", shown)
@@ -438,16 +447,15 @@ class _Flags:
     def _plain_word(self, w: _Word, definition: bool) -> None:
         t = w.text
         renamed = self.s.renames.word(t) if self.s.renames.active else None
-        if renamed is not None:
-            self.s.replace(w.start, w.end, renamed, cuda=t)
-            return
-        prog = t.lstrip("@+-") if self.make else t
-        if prog == "nvcc" or prog.endswith("/nvcc") or prog in ("nvcc.exe",) or prog.endswith("/nvcc.exe"):
+        new = t if renamed is None else renamed
+        prog = new.lstrip("@+-") if self.make else new
+        if prog in ("nvcc", "nvcc.exe") or prog.endswith(("/nvcc", "/nvcc.exe")):
             if self.make:
-                lead = len(t) - len(prog)
-                self.s.replace(w.start + lead, w.end, "hipcc", cuda=prog)
+                new = new[: len(new) - len(prog)] + "hipcc"
             else:
                 self.s.report(prog, w.start, Reason.NOT_MAPPED, "nvcc: CMake's HIP compiler is ROCm's clang++ (set by the HIP language)")
+        if new != t:
+            self.s.replace(w.start, w.end, new, cuda=t)
             return
         for rule, template in self.path_rules if self.make else ():
             if rule.match(t):
@@ -640,7 +648,7 @@ class _CMake:
             if cmd.closed:
                 self.commands.append(cmd)
             else:  # the rest of the file is inside it: leave it all as it is
-                session.warnings.append(f"{session.relpath}:{session.line(cmd.start)}: {cmd.name}( is never closed; "
+                session.warnings.append(f"line {session.line(cmd.start)}: {cmd.name}( is never closed; "
                                         "the rest of the file was left as it is")
         self.flags = _Flags(session, make=False)
         names = sorted(set(self.d.rename) | set(self.d.report), key=len, reverse=True)
@@ -743,6 +751,10 @@ class _CMake:
             self._findcuda_command(cmd, spec)
         if lname in self.d.flag_commands:
             self._flags(cmd)
+        else:  # flag commands report CUDA paths as they go
+            for arg in cmd.words():
+                for w in _arg_words(arg):
+                    self.flags._leftover_root(w, definition=False)
         self._track_vars(cmd)
         if lname in self.d.source_commands:
             self._source_language(cmd)
@@ -816,7 +828,7 @@ class _CMake:
     def _arch_after_language(self, cmd: _Command) -> None:
         if self.language_at is not None and cmd.start > self.language_at:
             self.s.warnings.append(
-                f"{self.s.relpath}:{self.s.line(cmd.start)}: CMAKE_HIP_ARCHITECTURES is set after the HIP language is "
+                f"line {self.s.line(cmd.start)}: CMAKE_HIP_ARCHITECTURES is set after the HIP language is "
                 "enabled; CMake needs it earlier (or -DCMAKE_HIP_ARCHITECTURES=...) where no GPU can be detected")
 
     @staticmethod
@@ -954,7 +966,7 @@ class _CMake:
                 self.cu_vars[name] = ["${" + name + "}"]
             elif any(p.endswith(".cu") for p in patterns):
                 self.s.warnings.append(
-                    f"{self.s.relpath}:{self.s.line(cmd.start)}: {name} globs .cu files with other sources; "
+                    f"line {self.s.line(cmd.start)}: {name} globs .cu files with other sources; "
                     "set LANGUAGE HIP on its .cu files")
             return
         else:
@@ -1054,7 +1066,7 @@ class _Make:
     @staticmethod
     def _word(text: str, start: int) -> _Word:
         # a flag inside a function call's argument list: `$(foreach sm,$(SMS),-gencode ...)`
-        if not text.startswith("-") and ",-" in text:
+        if not text.startswith("-") and ",-" in text and "$(" in text:
             cut = text.rfind(",-") + 1
             text, start = text[cut:], start + cut
         return _trim(text, start, ")}")

@@ -38,7 +38,7 @@ from porter.files import (
     walk_tree,
 )
 from porter.mapping import CUDA_LOOKING
-from porter.options import Conversion, TranslateOptions, TranslationResult
+from porter.options import Conversion, Reason, TranslateOptions, TranslationResult
 from porter.report import FileReport, Report
 
 HEADER_SUFFIXES = (".h", ".cuh", ".hpp", ".hxx", ".inl")
@@ -127,6 +127,9 @@ def _with_shims(result: TranslationResult, job: _Job) -> tuple[bytes, tuple[str,
             text = updated
             result.conversions.append(Conversion("shim", name, f"{SHIM_INCLUDE_DIR}/{shim.file}", 1))
         files.append(shim.file)
+    # what a shim now provides is no longer left for a newer ROCm
+    provided = {ident for name in needed for ident in all_shims()[name].provides}
+    result.unconverted = [u for u in result.unconverted if not (u.reason is Reason.NEWER_ROCM and u.name in provided)]
     return text.encode("utf-8", "surrogateescape"), tuple(files)
 
 

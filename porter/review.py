@@ -18,7 +18,16 @@ import typer
 from rich.console import Console
 
 from porter.review_hunks import Action, Hunk, apply_hunks, fit_edit, overlaps, split_hunks, split_lines
-from porter.review_store import DecisionStore, PortedFile, ReviewError, atomic_write, load_manifest
+from porter.review_store import (
+    DecisionStore,
+    FileDecisions,
+    PortedFile,
+    ReviewError,
+    atomic_write,
+    load_manifest,
+    lookup,
+    record,
+)
 from porter.review_ui import (
     HunkPrompt,
     TerminalDecider,
@@ -79,6 +88,10 @@ class _Review:
     def file(self, entry: PortedFile, number: int, count: int) -> bool:
         """Review one file; True when the reviewer quit."""
         output = self.out_dir / entry.output
+        if Path(entry.output).is_absolute() or ".." in Path(entry.output).parts:
+            self.summary.missing.append(entry.output)
+            self.err.print(f"porter review: skipping {entry.output}: not inside {self.out_dir}", markup=False)
+            return False
         if not output.is_file() or not entry.original.is_file():
             self.summary.missing.append(entry.output)
             self.err.print(
@@ -93,7 +106,7 @@ class _Review:
         pieces: dict[int, bytes] = {}
         pending: list[Hunk] = []
         for hunk in hunks:
-            earlier = saved.get(hunk.key)
+            earlier = lookup(saved, hunk.key, hunk.a_start)
             if earlier in _DECIDED:
                 decided[hunk.index] = Action(earlier)
                 self.summary.earlier += 1
@@ -206,14 +219,14 @@ class _Review:
         for index, action in decided.items():
             # an edited hunk is known by its edited text (below); a regenerated port asks about it again
             if action is not Action.EDIT:
-                saved[hunks[index].key] = action.value
+                record(saved, hunks[index].key, hunks[index].a_start, action.value)
         if content != new:
             self._rekey(saved, old_lines, content, hunks, decided)
         self.store.save()
 
     @staticmethod
     def _rekey(
-        saved: dict[str, str],
+        saved: FileDecisions,
         old_lines: list[bytes],
         content: bytes,
         hunks: list[Hunk],
@@ -230,7 +243,12 @@ class _Review:
                 continue
             owners = [decided[h.index] for h in kept if overlaps(now.core_a, h.core_a)]
             if owners:
-                saved[now.key] = (Action.EDIT if Action.EDIT in owners else Action.ACCEPT).value
+                record(
+                    saved,
+                    now.key,
+                    now.a_start,
+                    (Action.EDIT if Action.EDIT in owners else Action.ACCEPT).value,
+                )
 
 
 def review_port(

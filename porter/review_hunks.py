@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import enum
 import hashlib
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -37,7 +36,7 @@ class Hunk:
     new: tuple[bytes, ...]  # port lines of the span
     ops: tuple[tuple[str, int, int, int, int], ...]  # difflib opcodes inside the span, for display
     core_a: tuple[int, int]  # the changed region in the original (first to last non-equal op)
-    key: str  # content identity: hash of the span, plus an occurrence number for identical hunks
+    key: str  # content identity: hash of the span (original and port, context included)
 
     @property
     def old_bytes(self) -> bytes:
@@ -77,20 +76,17 @@ def split_lines(data: bytes) -> list[bytes]:
 
 
 def split_hunks(old_lines: Sequence[bytes], new_lines: Sequence[bytes], context: int = CONTEXT) -> list[Hunk]:
-    # autojunk off: source files repeat lines like "}" often enough to trip difflib's popularity heuristic
-    matcher = SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    # difflib's default autojunk stays on: without it, files with many repeated lines ("}", blank) go quadratic
+    matcher = SequenceMatcher(None, old_lines, new_lines)
     groups = list(matcher.get_grouped_opcodes(context)) if old_lines != new_lines else []
     hunks: list[Hunk] = []
-    seen: Counter[str] = Counter()
     for index, group in enumerate(groups):
         a_start, b_start = group[0][1], group[0][3]
         a_end, b_end = group[-1][2], group[-1][4]
         changed = [op for op in group if op[0] != "equal"]
         old = tuple(old_lines[a_start:a_end])
         new = tuple(new_lines[b_start:b_end])
-        digest = hashlib.sha256(b"".join(old) + b"\0=>\0" + b"".join(new)).hexdigest()[:20]
-        key = f"{digest}-{seen[digest]}"
-        seen[digest] += 1
+        key = hashlib.sha256(b"".join(old) + b"\0=>\0" + b"".join(new)).hexdigest()[:24]
         hunks.append(
             Hunk(
                 index=index,

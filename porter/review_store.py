@@ -44,29 +44,53 @@ def load_manifest(out_dir: Path) -> list[PortedFile]:
     return files
 
 
+# file's saved decisions: {hunk key: {first original line of the hunk (0-based, as text): action}}
+FileDecisions = dict[str, dict[str, str]]
+
+
 class DecisionStore:
-    """<out>/.porter/review.json: {"version": 1, "files": {output path: {hunk key: action}}}."""
+    """<out>/.porter/review.json: {"version": 1, "files": {output path: FileDecisions}}.
+
+    A hunk is known by its content; the line where it sits in the original (which a review never changes) tells
+    identical hunks apart.
+    """
 
     def __init__(self, out_dir: Path) -> None:
         self.path = out_dir / STATE_DIR / DECISIONS
-        self.files: dict[str, dict[str, str]] = {}
+        self.files: dict[str, FileDecisions] = {}
         if self.path.exists():
             try:
                 data = json.loads(self.path.read_bytes())
                 self.files = {
-                    str(k): {str(h): str(a) for h, a in v.items()} for k, v in data["files"].items()
+                    str(name): {
+                        str(key): {str(at): str(a) for at, a in where.items()} for key, where in hunks.items()
+                    }
+                    for name, hunks in data["files"].items()
                 }
             except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
                 raise ReviewError(
                     f"unreadable review state {self.path}: {exc} (delete it to start over)"
                 ) from None
 
-    def for_file(self, output: str) -> dict[str, str]:
+    def for_file(self, output: str) -> FileDecisions:
         return self.files.setdefault(output, {})
 
     def save(self) -> None:
         data = {"version": DECISIONS_VERSION, "files": {k: v for k, v in sorted(self.files.items()) if v}}
         atomic_write(self.path, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode())
+
+
+def lookup(saved: FileDecisions, key: str, a_start: int) -> str | None:
+    """The decision for the hunk at this place, else the one every identical hunk got (the original moved)."""
+    where = saved.get(key) or {}
+    if str(a_start) in where:
+        return where[str(a_start)]
+    answers = set(where.values())
+    return answers.pop() if len(answers) == 1 else None
+
+
+def record(saved: FileDecisions, key: str, a_start: int, action: str) -> None:
+    saved.setdefault(key, {})[str(a_start)] = action
 
 
 def atomic_write(path: Path, data: bytes) -> None:

@@ -57,6 +57,7 @@ def render_file_header(console: Console, file: str, number: int, count: int, hun
 
 def render_hunk(prompt: HunkPrompt) -> None:
     console, hunk = prompt.console, prompt.hunk
+    console.print()
     console.print(Text(f"{prompt.file}  hunk {hunk.index + 1}/{prompt.hunk_count}", style="bold"))
     console.print(Text(hunk.header, style="cyan"))
     for sign, line in hunk.diff_lines():

@@ -566,3 +566,31 @@ main.o: main.cpp
                           env=env, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert (tmp_path / "app").is_file()
+
+
+# --- edge cases found while fuzzing -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("src,expected", [
+    ('F := -Xcompiler "-fPIC -Wall" -O2\n', "F := -fPIC -Wall -O2\n"),
+    ('F := -Xcompiler "-fPIC,-Wall" -O2\n', "F := -fPIC -Wall -O2\n"),
+    ("F := -Xcompiler '-a -b -c'\n", "F := -a -b -c\n"),
+])
+def test_quoted_host_compiler_options(src: str, expected: str) -> None:
+    assert out(make(src)) == expected
+
+
+def test_renamed_word_that_is_also_nvcc() -> None:
+    r = make("X := $(wildcard a.cu) nvcc\n", renamed=(("a.cu", "a.hip"),))
+    assert out(r) == "X := $(wildcard a.hip) hipcc\n"
+
+
+def test_env_cuda_home_in_cmake_is_reported() -> None:
+    r = port("include_directories($ENV{CUDA_HOME}/include)\n")
+    assert names(r) == ["$ENV{CUDA_HOME}"]
+
+
+def test_unclosed_cmake_command_leaves_the_rest_alone() -> None:
+    src = "project(x CUDA)\nadd_executable(app k.cu\nset(CMAKE_CUDA_STANDARD 17)\n"
+    r = port(src)
+    assert out(r) == "project(x HIP)\nadd_executable(app k.cu\nset(CMAKE_CUDA_STANDARD 17)\n"
+    assert any("never closed" in w for w in r.warnings)

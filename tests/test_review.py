@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import stat
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from rich.console import Console
 
 from porter import review as review_mod
 from porter.review import Action, HunkPrompt, ReviewError, review_port
+from porter.review_ui import run_editor
 
 PAD = b"".join(b"int pad%d;\n" % i for i in range(12))
 ORIGINAL = b"#include <cuda_runtime.h>\n" + PAD + b"cudaFree(p);\n" + PAD
@@ -80,13 +82,18 @@ def saved(out: Path) -> dict:
     return json.loads((out / ".porter" / "review.json").read_text())["files"]
 
 
+def actions(out: Path, file: str) -> list[str]:
+    """Every saved decision of `file`, sorted."""
+    return sorted(a for where in saved(out)[file].values() for a in where.values())
+
+
 def test_accept_and_reject_hunks(tmp_path):
     out = make_port(tmp_path, {"k.cu": (ORIGINAL, PORT)})
     decide = Script(Action.ACCEPT, Action.REJECT)
     summary = run(out, decide)
     assert (out / "k.hip").read_bytes() == ACCEPT_FIRST
     assert (summary.accepted, summary.rejected, summary.written, summary.quit) == (1, 1, ["k.hip"], False)
-    assert sorted(saved(out)["k.hip"].values()) == ["accept", "reject"]
+    assert actions(out, "k.hip") == ["accept", "reject"]
     assert [p.file for p in decide.asked] == ["k.hip", "k.hip"]
     assert (out / "notes.txt").read_bytes() == b"new\n"  # copied entry untouched
 
@@ -96,7 +103,7 @@ def test_quit_then_resume_asks_only_undecided_hunks(tmp_path):
     summary = run(out, Script(Action.REJECT, Action.QUIT))
     assert summary.quit and not summary.complete
     assert (out / "k.hip").read_bytes() == ACCEPT_SECOND
-    assert list(saved(out)["k.hip"].values()) == ["reject"]
+    assert actions(out, "k.hip") == ["reject"]
 
     again = Script(Action.ACCEPT)
     summary = run(out, again)
@@ -150,7 +157,7 @@ def test_edit_uses_the_editors_text_and_is_not_asked_again(tmp_path):
     assert summary.edited == 1
     assert seen[0][1] == ".hip" and seen[0][0].startswith(b"int pad9;\n")  # context comes along
     assert (out / "k.hip").read_bytes() == PORT.replace(b"hipFree(p);", b"HIP_CHECK(hipFree(p));")
-    assert "edit" in saved(out)["k.hip"].values()
+    assert "edit" in actions(out, "k.hip")
     run(out)  # the edited hunk counts as decided
 
     (out / "k.hip").write_bytes(PORT)  # a regenerated port: the edit cannot be replayed, so it is asked again
@@ -173,7 +180,7 @@ def test_interrupt_saves_what_was_decided(tmp_path):
     summary = run(out, Script(Action.REJECT, KeyboardInterrupt()))
     assert summary.quit
     assert (out / "k.hip").read_bytes() == ACCEPT_SECOND
-    assert list(saved(out)["k.hip"].values()) == ["reject"]
+    assert actions(out, "k.hip") == ["reject"]
 
 
 def test_reject_all_restores_exact_bytes_and_mode(tmp_path):
@@ -193,7 +200,7 @@ def test_accept_all_keeps_the_port_and_records_decisions(tmp_path):
     out = make_port(tmp_path, {"k.cu": (ORIGINAL, PORT)})
     summary = run(out, accept_all=True)
     assert (out / "k.hip").read_bytes() == PORT and summary.written == []
-    assert list(saved(out)["k.hip"].values()) == ["accept", "accept"]
+    assert actions(out, "k.hip") == ["accept", "accept"]
     assert run(out, reject_all=True).earlier == 2  # decided hunks keep their decision
 
 
@@ -212,8 +219,37 @@ def test_errors(tmp_path):
 def test_missing_files_are_reported_not_fatal(tmp_path):
     out = make_port(tmp_path, {"a.cu": (ORIGINAL, PORT), "b.cu": (ORIGINAL, PORT)})
     (out / "a.hip").unlink()
+    manifest_path = out / ".porter" / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    manifest["files"].append(manifest["files"][1] | {"output": "../b.hip"})
+    manifest_path.write_text(json.dumps(manifest))
     summary = run(out, accept_all=True)
-    assert summary.missing == ["a.hip"] and summary.accepted == 2
+    assert summary.missing == ["a.hip", "../b.hip"] and summary.accepted == 2
+
+
+def test_corrupt_review_state_is_an_error(tmp_path):
+    out = make_port(tmp_path, {"k.cu": (ORIGINAL, PORT)})
+    (out / ".porter" / "review.json").write_text("{not json")
+    with pytest.raises(ReviewError, match="review state"):
+        run(out, accept_all=True)
+
+
+@pytest.mark.parametrize("first", [Action.ACCEPT, Action.REJECT])
+def test_identical_hunks_keep_their_own_decisions(tmp_path, first):
+    half = PAD + b"cudaFree(p);\n" + PAD
+    original = half * 2
+    port = original.replace(b"cudaFree", b"hipFree")
+    ported = half.replace(b"cudaFree", b"hipFree")
+    expected = ported + half if first is Action.ACCEPT else half + ported
+    second = Action.REJECT if first is Action.ACCEPT else Action.ACCEPT
+    out = make_port(tmp_path, {"k.cu": (original, port)})
+    run(out, Script(first, second))
+    assert (out / "k.hip").read_bytes() == expected
+    assert run(out).earlier == 1  # resumed: nothing asked, nothing changed
+    assert (out / "k.hip").read_bytes() == expected
+    (out / "k.hip").write_bytes(port)  # regenerated: each hunk gets its own decision back
+    assert run(out).earlier == 2
+    assert (out / "k.hip").read_bytes() == expected
 
 
 @dataclass
@@ -260,3 +296,17 @@ def test_broken_scanner_costs_only_the_findings(tmp_path, monkeypatch):
     decide = Script(Action.ACCEPT, Action.ACCEPT)
     run(out, decide)
     assert all(p.findings == () for p in decide.asked)
+
+
+def test_run_editor_uses_visual_then_editor_and_reports_failures(tmp_path, monkeypatch):
+    script = tmp_path / "upper.py"
+    script.write_text(
+        "import pathlib, sys\np = pathlib.Path(sys.argv[1])\np.write_bytes(p.read_bytes().upper())\n"
+    )
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
+    assert run_editor(b"hip\xff\r\n", ".hip") == b"HIP\xff\r\n"
+    monkeypatch.setenv("VISUAL", f"{sys.executable} -c 'import sys; sys.exit(3)'")
+    assert run_editor(b"x\n") is None
+    monkeypatch.setenv("VISUAL", str(tmp_path / "no-such-editor"))
+    assert run_editor(b"x\n") is None

@@ -90,6 +90,11 @@ def _saved(out: Path) -> dict:
     return json.loads((out / ".porter" / "review.json").read_text())["files"]
 
 
+def actions(out: Path, file: str) -> list[str]:
+    """Every saved decision of `file`, sorted."""
+    return sorted(a for where in _saved(out)[file].values() for a in where.values())
+
+
 def test_keys_decide_hunks_and_a_second_run_resumes(tmp_path):
     out = make_port(tmp_path, {"one.cu": (ORIGINAL, PORT), "two.cu": (ORIGINAL, PORT)})
     term = Terminal(["review", str(out)], _env(NO_COLOR="1"))
@@ -113,7 +118,7 @@ def test_keys_decide_hunks_and_a_second_run_resumes(tmp_path):
     assert "one.hip" not in term.output.split("review:")[0]  # decided file not shown again
     assert term.output.count(PROMPT) == 2
     assert (out / "two.hip").read_bytes() == ORIGINAL
-    assert sorted(_saved(out)["two.hip"].values()) == ["reject", "reject"]
+    assert actions(out, "two.hip") == ["reject", "reject"]
 
 
 def test_edit_key_runs_the_editor_on_the_hunk(tmp_path):
@@ -134,7 +139,7 @@ def test_edit_key_runs_the_editor_on_the_hunk(tmp_path):
     assert term.finish() == 0, term.output
     assert "\x1b[" in term.output  # colour when NO_COLOR is unset
     assert (out / "k.hip").read_bytes() == PORT.replace(b"hipFree(p);", b"HIP_CHECK(hipFree(p));")
-    assert sorted(_saved(out)["k.hip"].values()) == ["accept", "edit"]
+    assert actions(out, "k.hip") == ["accept", "edit"]
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:

@@ -72,16 +72,20 @@ def test_bytes_are_preserved_crlf_and_non_utf8():
     assert _apply(old, new, [Action.ACCEPT]) == new
 
 
-def test_identical_hunks_get_distinct_keys_and_keys_ignore_distant_edits():
+def test_keys_name_content_and_ignore_distant_edits():
     block = b"{\n  x;\n  y;\n}\n"
     old = (block + b"cudaFree(p);\n" + block + b"pad\n" * 8) * 2
     new = (block + b"hipFree(p);\n" + block + b"pad\n" * 8) * 2
-    keys = [h.key for h in split_hunks(split_lines(old), split_lines(new))]
-    assert len(keys) == 2 and keys[0] != keys[1]
+    hunks = split_hunks(split_lines(old), split_lines(new))
+    assert len(hunks) == 2 and hunks[0].key == hunks[1].key  # identical hunks: told apart by place
+    assert hunks[0].a_start != hunks[1].a_start
+    other = split_hunks(split_lines(old), split_lines(new.replace(b"hipFree", b"hipFreeAsync")))
+    assert other[0].key != hunks[0].key
     # an edit far from the hunk leaves its key alone
-    edited = b"// new comment\n" * 3 + new
-    old2 = b"// new comment\n" * 3 + old
-    assert [h.key for h in split_hunks(split_lines(old2), split_lines(edited))] == keys
+    more = b"// new comment\n" * 3
+    assert [h.key for h in split_hunks(split_lines(more + old), split_lines(more + new))] == [
+        h.key for h in hunks
+    ]
 
 
 def test_fit_edit_restores_a_dropped_final_line_ending():
