@@ -27,14 +27,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-# --- command registrations (one line per command; each module owns its command) ---
-app.command("review")(review_cli.review)
-app.command("doctor")(doctor_cli.doctor)
-app.command("targets")(doctor_cli.targets)
-app.command("scan")(scan_cli.scan)
-app.command("check")(scan_cli.check)
-
-
 def stderr_console() -> Console:
     return Console(stderr=True, no_color=bool(os.environ.get("NO_COLOR")) or None, highlight=False)
 
@@ -145,6 +137,14 @@ def _with_detected_rocm(config):
     from dataclasses import replace
 
     return replace(config, rocm=detected if isinstance(detected, RocmVersion) else RocmVersion.parse(str(detected)))
+
+
+# --- command registrations (one line per command; each module owns its command) ---
+app.command("scan")(scan_cli.scan)
+app.command("check")(scan_cli.check)
+app.command("review")(review_cli.review)
+app.command("doctor")(doctor_cli.doctor)
+app.command("targets")(doctor_cli.targets)
 
 
 def main() -> None:
