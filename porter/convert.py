@@ -66,7 +66,7 @@ class _Job:
     options: TranslateOptions
     want_diff: bool
     link_target: str | None = None
-    finish: bool = False  # write modes: add shim includes and scan the result for open hazards
+    scan_output: bool = False  # write modes: scan the result for the hazards still open
 
 
 @dataclass
@@ -97,9 +97,10 @@ def _translate_job(job: _Job) -> _Done:
     result = _translate_bytes(job, source)
     shims: tuple[str, ...] = ()
     findings: list[dict] = []
-    if job.finish and job.kind is FileKind.SOURCE:
+    if job.kind is FileKind.SOURCE:
         result.output, shims = _with_shims(result, job)
-        findings = _open_findings(result.output, job)
+        if job.scan_output:
+            findings = _open_findings(result.output, job)
     report = FileReport.from_result(job.rel, job.out_rel, kind, source, result)
     if not _is_utf8(source) and report.status == "translated":
         report.warnings.append("not valid UTF-8: only the translated identifiers were changed, all other bytes kept")
@@ -209,14 +210,14 @@ def _plan(request: ConvertRequest, warnings: list[str]) -> Iterable[_Job]:
     source, config = request.source, request.config
     base = TranslateOptions(launch_syntax=config.launch_syntax, rocm=config.rocm, target=config.target)
     want_diff = request.mode is WriteMode.DIFF
-    finish = request.mode.writes
+    scan_output = request.mode.writes
     if source.is_file():
         rel = source.name
         out_rel = request.output.name if request.mode is WriteMode.WRITE and request.output else rel
         kind = classify(rel)
         if kind is FileKind.OTHER:
             kind = FileKind.SOURCE  # a file named on the command line is translated whatever its suffix
-        yield _Job(rel, out_rel, kind, source.resolve(), base, want_diff, finish=finish)
+        yield _Job(rel, out_rel, kind, source.resolve(), base, want_diff, scan_output=scan_output)
         return
     entries = list(walk_tree(source, warnings))
     renamed = _renames(entries) if request.rename else {}
@@ -225,7 +226,7 @@ def _plan(request: ConvertRequest, warnings: list[str]) -> Iterable[_Job]:
     options = replace(base, renamed=pairs, user_symbols=_user_symbols(source, entries), local_headers=local_headers)
     for entry in entries:
         yield _Job(entry.rel, renamed.get(entry.rel, entry.rel), entry.kind, source / entry.rel, options, want_diff,
-                   entry.link_target, finish)
+                   entry.link_target, scan_output)
 
 
 def _renames(entries: list[TreeEntry]) -> dict[str, str]:
