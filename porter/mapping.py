@@ -55,6 +55,7 @@ class ApiMap:
     headers: dict[str, HeaderEntry]
     header_prefixes: tuple[tuple[str, HeaderEntry], ...]  # "cub/" -> entry for any header under cub/
     symbol_args: dict[str, int]  # API -> index of the argument to wrap in HIP_SYMBOL()
+    defined_only: dict[str, str]  # macro -> why only defined()/#ifdef uses are translated
 
     @functools.cached_property
     def byte_keys(self) -> frozenset[bytes]:
@@ -177,8 +178,8 @@ def _parse_api_map() -> ApiMap:
             else:
                 headers[path] = entry
     rewrites_file = resources.files("porter").joinpath("data", "rewrites.toml")
-    symbol_args = {}
-    if rewrites_file.is_file():
-        symbol_args = dict(tomllib.loads(rewrites_file.read_text("utf-8")).get("symbol_args", {}))
+    rewrites = tomllib.loads(rewrites_file.read_text("utf-8")) if rewrites_file.is_file() else {}
+    symbol_args = dict(rewrites.get("symbol_args", {}))
+    defined_only = dict(rewrites.get("defined_only", {}))
     prefixes.sort(key=lambda p: -len(p[0]))  # longest prefix first
-    return ApiMap(apis, namespaces, headers, tuple(prefixes), symbol_args)
+    return ApiMap(apis, namespaces, headers, tuple(prefixes), symbol_args, defined_only)

@@ -190,11 +190,22 @@ class _Translation:
                     name, start, Reason.NEWER_ROCM, entry.family,
                     f"{entry.hip} first appears in ROCm {entry.since}; targeting ROCm {self.options.rocm} needs a shim",
                 )
+            if name in self.map.defined_only and not self._is_defined_test(start, end):
+                self._unconverted(name, start, Reason.NEEDS_AGENT, entry.family, self.map.defined_only[name])
+                continue
             if entry.hip != name:
                 self.edits.append(Edit(start, end, entry.hip.encode()))
                 self.result.conversions.append(Conversion(entry.family, name, entry.hip, self.lines.line(start)))
             if name in self.map.symbol_args:
                 self._wrap_symbol_argument(start, end, self.map.symbol_args[name])
+
+    def _is_defined_test(self, start: int, end: int) -> bool:
+        """`#ifdef X`, `#ifndef X`, `defined(X)`: only whether X is defined matters."""
+        if self.tree is None:
+            return False
+        node = self.tree.root_node.descendant_for_byte_range(start, end)
+        parent = node.parent if node is not None else None
+        return parent is not None and parent.type in ("preproc_defined", "preproc_ifdef")
 
     def _is_namespace_use(self, start: int, end: int) -> bool:
         """`cub::X`, `namespace cub = ...`, `using namespace cub;` — not a variable that happens to be called cub."""

@@ -21,12 +21,14 @@ MAP = ApiMap(
         _entry("__shfl_down_sync", "__shfl_down_sync", "device", since=RocmVersion(6, 2)),
         _entry("cudaGraphConditionalHandleCreate", unsupported="conditional graph nodes are not in HIP"),
         _entry("__CUDACC__", "__HIPCC__", "macros", kind="macro"),
+        _entry("__CUDA_ARCH__", "__HIP_DEVICE_COMPILE__", "macros", kind="macro"),
     ]},
     namespaces={"cub": _entry("cub", "hipcub", "cub", kind="namespace")},
     headers={"cuda_runtime.h": HeaderEntry("cuda_runtime.h", "hip/hip_runtime.h", "runtime"),
              "mma.h": HeaderEntry("mma.h", None, "tensor-core", unsupported="use rocWMMA")},
     header_prefixes=(),
     symbol_args={"cudaMemcpyToSymbol": 0, "cudaMemcpyFromSymbol": 1},
+    defined_only={"__CUDA_ARCH__": "compare a target instead"},
 )
 
 
@@ -146,3 +148,10 @@ def test_real_map_loads_and_translates_core_runtime_calls() -> None:
         entry = api_map.lookup(cuda)
         assert entry is not None and entry.hip == hip, cuda
     assert api_map.header("cuda_runtime.h").hip == "hip/hip_runtime.h"
+
+
+def test_version_macros_are_translated_only_where_definedness_is_tested() -> None:
+    src = "#ifdef __CUDA_ARCH__\n#endif\n#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n#endif\n"
+    out, result = run(src)
+    assert out == "#ifdef __HIP_DEVICE_COMPILE__\n#endif\n#if defined(__HIP_DEVICE_COMPILE__) && __CUDA_ARCH__ >= 800\n#endif\n"
+    assert [(u.name, u.line, u.reason) for u in result.unconverted] == [("__CUDA_ARCH__", 3, Reason.NEEDS_AGENT)]
