@@ -42,6 +42,7 @@ from porter.options import Conversion, Reason, TranslateOptions, TranslationResu
 from porter.report import FileReport, Report
 
 HEADER_SUFFIXES = (".h", ".cuh", ".hpp", ".hxx", ".inl")
+SHIM_DIR = "porter_shims"  # where ports keep the compatibility shims (porter.shims.OUT_DIRNAME)
 USER_DEFINED = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)|\b([A-Za-z_]\w*)[ \t]*\([^;{}]*\)[ \t]*(?:const[ \t]*)?\{", re.MULTILINE)
 
 
@@ -225,6 +226,8 @@ def _plan(request: ConvertRequest, warnings: list[str]) -> Iterable[_Job]:
     local_headers = frozenset(Path(e.rel).name for e in entries if e.rel.endswith(HEADER_SUFFIXES))
     options = replace(base, renamed=pairs, user_symbols=_user_symbols(source, entries), local_headers=local_headers)
     for entry in entries:
+        if entry.rel.startswith(SHIM_DIR + "/") and entry.kind is FileKind.SOURCE:
+            entry = replace(entry, kind=FileKind.OTHER)  # porter's own shims in a port: copied as they are
         yield _Job(entry.rel, renamed.get(entry.rel, entry.rel), entry.kind, source / entry.rel, options, want_diff,
                    entry.link_target, scan_output)
 

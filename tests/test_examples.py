@@ -254,3 +254,11 @@ def test_port_compiles_with_hipcc(example: str, pipeline: Pipeline) -> None:
     if missing and all(any(h in c.log for h in missing) for c in failures):
         pytest.skip(f"{example} needs {', '.join(missing)}, which is not installed here")
     assert not failures, "\n\n".join(f"hipcc failed on {c.source}:\n{c.log[-4000:]}" for c in failures)
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_porting_the_port_again_changes_nothing(example: str, pipeline: Pipeline) -> None:
+    build = ported_ok(pipeline, example)
+    cmd = [sys.executable, "-m", "porter", "convert", str(build.ported.out), "--check"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"}, timeout=300)
+    assert proc.returncode == 0, f"a second port of {example} would change files:\n{proc.stderr}"
