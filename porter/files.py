@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import os
+import signal
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -19,6 +21,10 @@ BINARY_SNIFF_BYTES = 8192
 
 class PorterInputError(Exception):
     """Bad input from the user: reported as one line, non-zero exit."""
+
+
+class PorterWriteError(PorterInputError, OSError):
+    """A file could not be written (also an OSError, for callers that handle those)."""
 
 
 class WriteMode(enum.Enum):
@@ -102,28 +108,50 @@ def read_bytes(path: Path) -> bytes:
 
 
 def atomic_write(path: Path, data: bytes, mode_from: Path | None = None) -> None:
-    """Write via a temp file in the same directory and rename, so a reader (or Ctrl-C) sees old or new, never half."""
+    """Write via a temp file in the same directory and rename, so a reader (or Ctrl-C) sees old or new, never half.
+
+    The permission bits come from `mode_from`, else from the file being replaced; a symlink is never written through.
+    """
     if path.is_symlink():
-        raise PorterInputError(f"{path}: destination is a symlink; porter does not write through links")
+        raise PorterWriteError(f"{path}: destination is a symlink; porter does not write through links")
+    mode_source = mode_from if mode_from is not None else (path if path.exists() else None)
+    # Ctrl-C is held back until the file is replaced or its temp file removed: no half state, no stray temp file
+    with _sigint_deferred():
+        _write_replace(path, data, mode_source)
+
+
+@contextlib.contextmanager
+def _sigint_deferred() -> Iterator[None]:
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _write_replace(path: Path, data: bytes, mode_source: Path | None) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".porter-tmp", dir=path.parent)
     except PermissionError:
-        raise PorterInputError(f"{path.parent}: permission denied (cannot write)") from None
+        raise PorterWriteError(f"{path.parent}: permission denied (cannot write)") from None
     except OSError as exc:
-        raise PorterInputError(f"{path.parent}: cannot write: {exc.strerror or exc}") from None
+        raise PorterWriteError(f"{path.parent}: cannot write: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-        if mode_from is not None:
-            os.chmod(tmp, stat.S_IMODE(mode_from.stat().st_mode))
+        if mode_source is not None:
+            os.chmod(tmp, stat.S_IMODE(mode_source.stat().st_mode))
         os.replace(tmp, path)
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
         if isinstance(exc, PermissionError):
-            raise PorterInputError(f"{path}: permission denied (cannot write)") from None
+            raise PorterWriteError(f"{path}: permission denied (cannot write)") from None
         if isinstance(exc, OSError):
-            raise PorterInputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+            raise PorterWriteError(f"{path}: cannot write: {exc.strerror or exc}") from None
         raise
 
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
-import stat
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from porter.files import atomic_write
 
 STATE_DIR = ".porter"
 MANIFEST = "manifest.json"
@@ -91,23 +90,3 @@ def lookup(saved: FileDecisions, key: str, a_start: int) -> str | None:
 
 def record(saved: FileDecisions, key: str, a_start: int, action: str) -> None:
     saved.setdefault(key, {})[str(a_start)] = action
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Temp file in the same directory + os.replace, keeping the file's permission bits."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        mode = stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        mode = 0o644
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

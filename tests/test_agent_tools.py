@@ -178,7 +178,7 @@ def test_atomic_write_leaves_old_file_on_failure(root: Path, monkeypatch: pytest
 
     monkeypatch.setattr(os, "replace", fail)
     with pytest.raises(OSError):
-        tools.atomic_write(root / "src/k.hip", "garbage")
+        tools.atomic_write(root / "src/k.hip", b"garbage")
     assert (root / "src/k.hip").read_text().startswith("int a = 1;")
     assert [p.name for p in (root / "src").iterdir()] == ["k.hip"]
 

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import difflib
 import json
-import os
-import tempfile
 from pathlib import Path
 
 from porter.agent.paths import PathRefused, display_path, resolve_inside
 from porter.agent.schemas import TOOL_NAMES, TOOLS
+from porter.files import atomic_write
 
 MAX_READ_LINES = 400
 MAX_READ_CHARS = 40_000
@@ -85,20 +84,6 @@ def _read_text(file: Path, shown: str) -> tuple[str, str]:
         return data.decode("latin-1"), "latin-1"  # round-trips any byte sequence
 
 
-def atomic_write(file: Path, text: str, encoding: str = "utf-8") -> None:
-    """Write via a temporary file in the same directory and rename, keeping the old file's mode."""
-    file.parent.mkdir(parents=True, exist_ok=True)
-    mode = file.stat().st_mode & 0o7777 if file.exists() else None
-    fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=f".{file.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as handle:
-            handle.write(text)
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, file)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _numbered(lines: list[str], first: int) -> str:
@@ -198,7 +183,7 @@ def replace_in_file(root: Path, path: str, old: str, new: str) -> str:
         )
     at = text.index(old)
     updated = text[:at] + new + text[at + len(old) :]
-    atomic_write(file, updated, encoding)
+    atomic_write(file, updated.encode(encoding))
     first = _line_of(updated, at)
     last = _line_of(updated, at + len(new))
     lines = updated.splitlines()
@@ -212,7 +197,7 @@ def write_file(root: Path, path: str, content: str) -> str:
     if file.exists() and not file.is_file():
         raise ToolError(f"{shown}: not a regular file")
     existed = file.exists()
-    atomic_write(file, content)
+    atomic_write(file, content.encode("utf-8"))
     lines = content.count("\n") + (0 if content.endswith("\n") or not content else 1)
     return f"{'Overwrote' if existed else 'Created'} {shown} ({lines} lines)."
 
