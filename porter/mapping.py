@@ -59,8 +59,13 @@ class ApiMap:
 
     @functools.cached_property
     def byte_keys(self) -> frozenset[bytes]:
-        """Every CUDA name the translator looks for, as bytes (matched against raw source)."""
-        return frozenset(n.encode() for n in (*self.apis, *self.namespaces))
+        """The CUDA names the translator acts on, as bytes (matched against raw source). Names HIP spells the
+        same way, with no version, caveat or rewrite attached (atomicAdd, __syncthreads), need no work at all."""
+        actionable = (
+            n for n, e in self.apis.items()
+            if e.hip != n or e.unsupported or e.since or n in self.defined_only or n in self.symbol_args
+        )
+        return frozenset(n.encode() for n in (*actionable, *self.namespaces))
 
     def lookup(self, name: str) -> ApiEntry | None:
         return self.apis.get(name)
