@@ -92,3 +92,12 @@ def test_broken_source_is_left_parseable() -> None:
     source = b"__global__ void k( { int lane = threadIdx.x % 32 <<< ;; __shfl_sync(0xffffffff, \xff\xfe }}}\n#define\n"
     fixed, _ = apply_hazard_fixes(source, GFX942)
     assert isinstance(fixed, bytes)
+
+
+def test_timing_fix_waits_for_a_rocm_that_declares_wall_clock64() -> None:
+    from porter.options import RocmVersion
+
+    source = b"__global__ void k(long long* o) { o[0] = clock64(); }"
+    assert apply_hazard_fixes(source, GFX942, RocmVersion(5, 2)) == (source, [])
+    fixed, _ = apply_hazard_fixes(source, GFX942, RocmVersion(6, 4))
+    assert b"wall_clock64()" in fixed

@@ -1,17 +1,19 @@
 ; Nodes the hazard detectors look at (porter/scan/detectors.py dispatches on the capture name).
 ; One pass over the tree collects them; the detectors then reason over the tree around each node.
+; Identifiers are not captured here (thousands per file): SourceContext finds the few it needs by
+; searching the text and looking the hits up in the tree.
 
-(call_expression function: (_) @call.function arguments: (argument_list) @call.args) @call
+(call_expression function: (_) arguments: (argument_list)) @call
 
 (binary_expression
   operator: ["%" "&" "/" ">>" "<<"]
-  right: (_) @binary.right) @binary
+  right: (_)) @binary
 
 (gnu_asm_expression) @asm
 
-(preproc_include path: (_) @include.path) @include
+(preproc_include path: (_)) @include
 
-(preproc_def name: (identifier) @define.name value: (preproc_arg) @define.value) @define
+(preproc_def name: (identifier) value: (preproc_arg)) @define
 
 (launch_bounds) @launch_bounds
 
@@ -25,4 +27,6 @@
 
 (qualified_identifier) @qualified
 
-[(type_identifier) (identifier)] @name
+; SourceContext.all_of: node types indexed by type (one walk for all detectors)
+[(assignment_expression) (parameter_declaration) (subscript_expression) (field_expression)
+ (namespace_alias_definition) (using_declaration)] @indexed

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ast
+import bisect
 import functools
+import operator
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -120,6 +122,19 @@ LANE_NAME = re.compile(r"(?i)^(?:\w*_)?lane(?:_?id|_?idx|_?index)?$|^laneid$|^li
 WARP_NAME = re.compile(r"(?i)^(?:\w*_)?warp(?:_?id|_?idx|_?index|_?num)?$|^wid$")
 _SUFFIX = re.compile(r"\b(0[xX][0-9a-fA-F]+|\d+)(?:[uU](?:ll|LL|l|L)?|(?:ll|LL|l|L)[uU]?)\b")
 _SIZEOF = re.compile(r"sizeof\s*\(\s*([A-Za-z_][\w ]*?)\s*\)")
+# every text mentions_thread recognises contains one of these (or a name from its set)
+_THREAD_TEXTS = (
+    "threadIdx",
+    "blockDim",
+    "__lane_id",
+    "__hip_get_thread_idx_x",
+    "hipThreadIdx_x",
+    "hipBlockDim_x",
+)
+_NAME_TYPES = frozenset({"identifier", "type_identifier"})
+_WORD = re.compile(rb"[A-Za-z_]\w*")
+# case-insensitive `lane|warp|lid|wid` without re.I, which is several times slower
+_LANE_OR_WARP = re.compile(rb"[lL][aA][nN][eE]|[wW][aA][rR][pP]|[lLwW][iI][dD]")
 
 
 def text(node: tree_sitter.Node | None) -> str:
@@ -215,33 +230,119 @@ class SourceContext:
         self.tree = tree if tree is not None else parsing.parse(source)  # the translator shares its tree
         self.root = self.tree.root_node
         self.captures: dict[str, list[tree_sitter.Node]] = captures or self._collect()
+        self._eval_cache: dict[str, int | None] = {}
+        self._starts: dict[int, tuple[list[tree_sitter.Node], list[int]]] = {}
 
     def _collect(self) -> dict[str, list[tree_sitter.Node]]:
-        out: dict[str, list[tree_sitter.Node]] = defaultdict(list)
-        seen: set[tuple[str, int, int]] = set()
-        for _, caps in parsing.matches(parsing.load_query("hazards"), self.root):
-            for name, nodes in caps.items():
-                if "." in name:
-                    continue
+        out: dict[str, list[tree_sitter.Node]] = {}
+        by_type: dict[str, list[tree_sitter.Node]] = defaultdict(list)
+        # captures() returns each capture once, without building a dict per match
+        for name, nodes in tree_sitter.QueryCursor(parsing.load_query("hazards")).captures(self.root).items():
+            nodes.sort(key=_span)
+            if name == "indexed":
                 for node in nodes:
-                    key = (name, node.start_byte, node.end_byte)
-                    if key not in seen:
-                        seen.add(key)
-                        out[name].append(node)
-        for nodes in out.values():
-            nodes.sort(key=lambda n: n.start_byte)
+                    by_type[node.type].append(node)
+            else:
+                out[name] = nodes
+        self._by_type = by_type  # the same walk indexes all_of's node types
         return out
 
     def nodes(self, capture: str) -> list[tree_sitter.Node]:
+        if capture == "name":
+            return self.all_names
         return self.captures.get(capture, [])
 
     @cached_property
     def _by_type(self) -> dict[str, list[tree_sitter.Node]]:
         out: dict[str, list[tree_sitter.Node]] = defaultdict(list)
-        # a query walks the tree in C; a Python cursor walk over every node cost more than the detectors
-        for _, caps in parsing.matches(_indexed_query(), self.root):
-            for node in caps["n"]:
-                out[node.type].append(node)
+        for node in tree_sitter.QueryCursor(_indexed_query()).captures(self.root).get("n", []):
+            out[node.type].append(node)
+        for nodes in out.values():
+            nodes.sort(key=_span)
+        return out
+
+    @cached_property
+    def all_names(self) -> list[tree_sitter.Node]:
+        """Every identifier and type identifier (only the inventory wants them all; detectors use names_at)."""
+        caps = tree_sitter.QueryCursor(_names_query()).captures(self.root)
+        return sorted(caps.get("name", []), key=_span)
+
+    def names_at(self, pattern: re.Pattern[bytes]) -> list[tree_sitter.Node]:
+        """The identifiers / type identifiers the text matches of `pattern` fall in (in file order, each once).
+
+        Searching the text and looking each hit up in the tree costs far less than capturing every identifier.
+        """
+        out: list[tree_sitter.Node] = []
+        last = -1
+        root = self.root
+        for m in pattern.finditer(self.source):
+            if m.start() < last:
+                continue  # a second hit inside the identifier already taken
+            node = root.descendant_for_byte_range(m.start(), m.end())
+            if node is not None and node.type in _NAME_TYPES:
+                out.append(node)
+                last = node.end_byte
+        return out
+
+    def names_equal(self, name: str) -> list[tree_sitter.Node]:
+        """The identifiers / type identifiers spelled exactly `name`."""
+        return [n for n in self.names_at(_word(name)) if text(n) == name]
+
+    def first_name(self, name: str) -> tree_sitter.Node | None:
+        """The first identifier / type identifier spelled exactly `name`."""
+        root = self.root
+        for m in _word(name).finditer(self.source):
+            node = root.descendant_for_byte_range(m.start(), m.end())
+            if node is not None and node.type in _NAME_TYPES and text(node) == name:
+                return node
+        return None
+
+    @cached_property
+    def distinct_words(self) -> set[str]:
+        """Every distinct word of the text: a superset of the identifiers' texts."""
+        return {w.decode("utf-8", "replace") for w in set(_WORD.findall(self.source))}
+
+    def launch_config(self, call: tree_sitter.Node) -> list[tree_sitter.Node]:
+        """launch_config(call), from one pass over the calls (none without `<<<` in the text)."""
+        return self._launch_configs.get(call.id, []) if self._launch_configs else []
+
+    @cached_property
+    def _launch_configs(self) -> dict[int, list[tree_sitter.Node]]:
+        if b"<<<" not in self.source:
+            return {}
+        out = {}
+        for call in self.nodes("call"):
+            config = launch_config(call)
+            if config:
+                out[call.id] = config
+        return out
+
+    def within(self, nodes: list[tree_sitter.Node], scope: tree_sitter.Node) -> list[tree_sitter.Node]:
+        """The nodes of `nodes` (one capture or all_of list, in file order) inside `scope`, in walk order.
+
+        A bisect on byte offsets instead of a Python walk of the scope's subtree.
+        """
+        key = id(nodes)
+        starts = self._starts.get(key)
+        if starts is None or starts[0] is not nodes:
+            starts = self._starts[key] = (nodes, [n.start_byte for n in nodes])
+        lo = bisect.bisect_left(starts[1], scope.start_byte)
+        hi = bisect.bisect_right(starts[1], scope.end_byte)
+        out = [n for n in nodes[lo:hi] if n.end_byte <= scope.end_byte and _is_within(n, scope)]
+        out.sort(key=_preorder)  # a walk visits an enclosing node before the nodes it starts with
+        return out
+
+    @cached_property
+    def calls(self) -> list[tuple[tree_sitter.Node, str]]:
+        """(call, call_name(call)) of every call, computed once for all detectors."""
+        out = []
+        for call in self.nodes("call"):
+            fn = call.child_by_field_name("function")
+            # call_name's common case, inline
+            if fn is not None and fn.type == "identifier" and fn.text is not None:
+                out.append((call, fn.text.decode("utf-8", "replace")))
+            else:
+                out.append((call, call_name(call)))
         return out
 
     def all_of(self, node_type: str) -> list[tree_sitter.Node]:
@@ -277,10 +378,15 @@ class SourceContext:
         if expr is None:
             return None
         value = text(expr) if not isinstance(expr, str) else expr
+        if _depth == 0 and value in self._eval_cache:
+            return self._eval_cache[value]  # the same few texts (32, blockDim.x, N) come up again and again
         try:
-            return self._eval_text(value, _depth)
+            result = self._eval_text(value, _depth)
         except (_Unknown, SyntaxError, ValueError, ZeroDivisionError, RecursionError, OverflowError):
-            return None
+            result = None
+        if _depth == 0:
+            self._eval_cache[value] = result
+        return result
 
     def _eval_text(self, value: str, depth: int) -> int:
         if depth > 12:
@@ -350,8 +456,7 @@ class SourceContext:
             )
             out.append(info)
         self._fn_by_id = {f.node.id: f for f in out}
-        for call in self.nodes("call"):
-            name = call_name(call)
+        for call, name in self.calls:
             if name in WARP_CALLS:
                 fn = self.function_of(call)
                 if fn is not None:
@@ -383,7 +488,7 @@ class SourceContext:
     def _warp_named_scopes(self) -> set[int]:
         """Ids of the functions (and the root) that mention a lane- or warp-named identifier."""
         out: set[int] = set()
-        for n in self.nodes("name"):
+        for n in self.lane_or_warp_names:
             if LANE_NAME.match(text(n)) or WARP_NAME.match(text(n)):
                 fn = self.function_of(n)
                 out.add(fn.node.id if fn is not None else self.root.id)
@@ -411,10 +516,17 @@ class SourceContext:
     def thread_vars(self) -> set[str]:
         """Variables whose value derives from threadIdx (directly or through other such variables)."""
         derived: set[str] = set()
+        # mentions_thread's text test, with each value's text and the fixed part of the test done once
+        values = [(name, value, text(value)) for name, value, _node in self.assignments]
+        values = [(name, value, vt, any(t in vt for t in _THREAD_TEXTS)) for name, value, vt in values]
         for _ in range(6):
             before = len(derived)
-            for name, value, _node in self.assignments:
-                if name not in derived and self.mentions_thread(value, derived):
+            for name, value, vt, thread_text in values:
+                if (
+                    name not in derived
+                    and (thread_text or any(n in vt for n in derived))
+                    and self._walk_mentions_thread(value, derived)
+                ):
                     derived.add(name)
             if len(derived) == before:
                 break
@@ -422,6 +534,12 @@ class SourceContext:
 
     def mentions_thread(self, node: tree_sitter.Node, extra: set[str] | None = None) -> bool:
         names = extra if extra is not None else self.thread_vars
+        value = text(node)
+        if not any(t in value for t in _THREAD_TEXTS) and not any(name in value for name in names):
+            return False  # none of what the walk looks for is even in the text
+        return self._walk_mentions_thread(node, names)
+
+    def _walk_mentions_thread(self, node: tree_sitter.Node, names: set[str]) -> bool:
         for n in _walk(node, "identifier", "field_expression", "call_expression"):
             if n.type == "field_expression":
                 if text(n.child_by_field_name("argument")) in ("threadIdx", "blockDim"):
@@ -439,10 +557,15 @@ class SourceContext:
         for name, value, _node in self.assignments:
             if LANE_NAME.match(name) or self.is_lane_expr(value):
                 out.add(name)
-        for n in self.nodes("name"):
+        for n in self.lane_or_warp_names:
             if LANE_NAME.match(text(n)):
                 out.add(text(n))
         return out
+
+    @cached_property
+    def lane_or_warp_names(self) -> list[tree_sitter.Node]:
+        """The identifiers LANE_NAME or WARP_NAME may match: each contains lane, warp, lid or wid in some case."""
+        return self.names_at(_LANE_OR_WARP)
 
     @cached_property
     def warp_vars(self) -> set[str]:
@@ -467,7 +590,7 @@ class SourceContext:
 
     @cached_property
     def lane_vars_cheap(self) -> set[str]:
-        return {text(n) for n in self.nodes("name") if LANE_NAME.match(text(n))}
+        return {text(n) for n in self.lane_or_warp_names if LANE_NAME.match(text(n))}
 
     def is_warp_index_expr(self, node: tree_sitter.Node) -> bool:
         node = _unparen(node)
@@ -518,6 +641,35 @@ def _unparen(node: tree_sitter.Node) -> tree_sitter.Node:
     while node.type == "parenthesized_expression" and node.named_child_count == 1:
         node = node.named_children[0]
     return node
+
+
+_span = operator.attrgetter("start_byte", "end_byte")  # sort key: file order, inner before outer on ties
+
+
+def _preorder(node: tree_sitter.Node) -> tuple[int, int]:
+    return node.start_byte, -node.end_byte
+
+
+def _is_within(node: tree_sitter.Node, scope: tree_sitter.Node) -> bool:
+    """Is `node` `scope` or one of its descendants? (Byte ranges alone can't tell an empty node at an edge.)"""
+    start, end = node.start_byte, node.end_byte
+    if start < end and scope.start_byte < start and end < scope.end_byte:
+        return True
+    while node is not None:
+        if node == scope:
+            return True
+        node = node.parent
+    return False
+
+
+@functools.cache
+def _word(name: str) -> re.Pattern[bytes]:
+    return re.compile(rb"(?<![\w$\x80-\xff])" + re.escape(name.encode()) + rb"(?![\w$\x80-\xff])")
+
+
+@functools.cache
+def _names_query() -> tree_sitter.Query:
+    return parsing.query("[(type_identifier) (identifier)] @name")
 
 
 @functools.cache

@@ -22,7 +22,6 @@ from porter.scan.context import (
     call_name,
     call_qualifier,
     declarator_name,
-    launch_config,
     strip_templates,
     text,
     unparen,
@@ -155,20 +154,20 @@ def loop_variable(ctx: SourceContext, loop: tree_sitter.Node) -> tuple[str, tree
 def shuffle_loops(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | None) -> Iterator[Hit]:
     if target.wavefront == 32:
         return
+    shuffles = [call for call, name in ctx.calls if name in SHUFFLES]
+    if not shuffles:
+        return  # every hit needs a shuffle in the loop body
     for loop in ctx.nodes("for"):
+        body = loop.child_by_field_name("body")
+        if body is None:
+            continue
+        in_body = ctx.within(shuffles, body)
+        if not in_body:
+            continue
         var, start = loop_variable(ctx, loop)
         if not var or start is None:
             continue
-        body = loop.child_by_field_name("body")
-        uses = (
-            [
-                c
-                for c in shuffle_calls(body)
-                if body is not None and any(text(a) == var or _mentions(a, var) for a in arguments(c)[1:])
-            ]
-            if body is not None
-            else []
-        )
+        uses = [c for c in in_body if any(text(a) == var or _mentions(a, var) for a in arguments(c)[1:])]
         if not uses:
             continue
         update = " ".join(text(loop.child_by_field_name("update")).split())
@@ -196,8 +195,7 @@ def _mentions(node: tree_sitter.Node, name: str) -> bool:
 def shuffle_literals(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | None) -> Iterator[Hit]:
     if target.wavefront == 32:
         return
-    for call in ctx.nodes("call"):
-        name = call_name(call)
+    for call, name in ctx.calls:
         if name not in SHUFFLES:
             continue
         args = arguments(call)
@@ -273,13 +271,17 @@ def _is_lane_index(ctx: SourceContext, index: tree_sitter.Node) -> bool:
     return index.type == "identifier" and text(index) in ctx.lane_vars
 
 
+_BIT_CALLS = frozenset({"__popc", "__ffs", "__clz", "__brev"})
+
+
 # --- lane-mask ------------------------------------------------------------------------------------------
 
 
 @detector
 def lane_masks(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | None) -> Iterator[Hit]:
-    for call in ctx.nodes("call"):
-        name = call_name(call)
+    for call, name in ctx.calls:
+        if name not in SYNC_MASKED and name not in _BIT_CALLS:
+            continue
         args = arguments(call)
         if (
             name in SYNC_MASKED
@@ -430,9 +432,9 @@ def is_shared(decl: tree_sitter.Node) -> bool:
 def shared_memory(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | None) -> Iterator[Hit]:
     per_kernel: dict[int, int] = {}
     kernels = {}
-    for decl in ctx.nodes("declaration"):
-        if not is_shared(decl):
-            continue
+    for decl in ctx.nodes("declaration") if b"shared" in ctx.source else ():
+        if b"shared" not in (decl.text or b"") or not is_shared(decl):
+            continue  # is_shared needs `shared` in the text: a byte search first
         size = shared_bytes(ctx, decl)
         fn = ctx.function_of(decl)
         if size is None or fn is None or not fn.is_kernel:
@@ -444,13 +446,12 @@ def shared_memory(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion |
             fn = kernels[fn_id]
             declarator = fn.node.child_by_field_name("declarator")
             yield Hit("PS001", declarator or fn.node, {"kernel": fn.name, "bytes": size})
-    for call in ctx.nodes("call"):
-        config = launch_config(call)
+    for call, name in ctx.calls:
+        config = ctx.launch_config(call)
         if len(config) >= 3:
             dyn = ctx.evaluate(config[2])
             if dyn is not None and dyn > target.lds_bytes:
                 yield Hit("PS002", config[2], {"kernel": _launched(call), "bytes": dyn})
-        name = call_name(call)
         if name in ("cudaFuncSetAttribute", "hipFuncSetAttribute"):
             args = arguments(call)
             if len(args) == 3 and "MaxDynamicSharedMemorySize" in text(args[1]):
@@ -511,10 +512,10 @@ def launch_bounds(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion |
                 yield Hit("PB001", node, {"what": f"`{short(node)}`", "threads": threads})
         if len(args) >= 2:
             yield Hit("PB002", node, {"expr": short(node)})
-    for call in ctx.nodes("call"):
-        config = launch_config(call)
+    for call, name in ctx.calls:
+        config = ctx.launch_config(call)
         block = config[1] if len(config) >= 2 else None
-        if block is None and call_name(call) == "hipLaunchKernelGGL" and len(arguments(call)) >= 3:
+        if block is None and name == "hipLaunchKernelGGL" and len(arguments(call)) >= 3:
             block = arguments(call)[2]
         if block is None:
             continue
@@ -561,8 +562,9 @@ def texture_references(ctx: SourceContext, target: TargetProfile, rocm: RocmVers
             names = [declarator_name(d) for d in decl.children_by_field_name("declarator")]
             refs.update(n for n in names if n)
             yield Hit("PT001", decl, {"decl": short(decl, 50)})
-    for call in ctx.nodes("call"):
-        name = call_name(call)
+    for call, name in ctx.calls:
+        if name not in TEX_BIND and not TEX_FETCH.match(name):
+            continue
         args = arguments(call)
         fn = call.child_by_field_name("function")
         if (
@@ -609,10 +611,14 @@ def cooperative_groups(ctx: SourceContext, target: TargetProfile, rocm: RocmVers
         path = text(node.child_by_field_name("path")).strip('<>"')
         if path in CG_HEADERS:
             yield Hit("PC001", node, {"header": f"#include <{path}>"})
+    if b"cooperative_groups" not in ctx.source:
+        # no namespace, alias or using-declaration can name cooperative groups: only tile types remain
+        yield from _tile_types(ctx, target)
+        return
     namespaces = cg_namespaces(ctx)
     using = any("cooperative_groups" in text(n) for n in ctx.all_of("using_declaration"))
-    for call in ctx.nodes("call"):
-        name, qualifier = call_name(call), call_qualifier(call)
+    for call, name in ctx.calls:
+        qualifier = call_qualifier(call)
         is_cg = qualifier in namespaces or (
             not qualifier and using and call.child_by_field_name("function").type != "field_expression"
         )
@@ -634,6 +640,10 @@ def cooperative_groups(ctx: SourceContext, target: TargetProfile, rocm: RocmVers
         value = strip_templates(text(node))
         if value.rsplit("::", 1)[-1] == "cluster_group" and value.rsplit("::", 1)[0] in namespaces:
             yield Hit("PC003", node, {"name": value})
+    yield from _tile_types(ctx, target)
+
+
+def _tile_types(ctx: SourceContext, target: TargetProfile) -> Iterator[Hit]:
     for node in ctx.nodes("template_type"):
         if text(node.child_by_field_name("name")) == "thread_block_tile":
             args = node.child_by_field_name("arguments")
@@ -655,12 +665,13 @@ def _tile_size(ctx: SourceContext, call: tree_sitter.Node) -> int | None:
 
 FP8_OCP = re.compile(r"^__(nv|hip)_fp8(x[24])?_e[45]m[23]$")
 FP8_FNUZ = re.compile(r"^__hip_fp8(x[24])?_e[45]m[23]_fnuz$")
+_FP8_TEXT = re.compile(rb"fp8")
 
 
 @detector
 def fp8_types(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | None) -> Iterator[Hit]:
     seen: set[str] = set()
-    for node in ctx.nodes("name"):
+    for node in ctx.names_at(_FP8_TEXT):
         name = text(node)
         if name in seen or not name.startswith("__") or "fp8" not in name:
             continue
@@ -682,8 +693,7 @@ def fp8_types(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | Non
 @detector
 def timing(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | None) -> Iterator[Hit]:
     uses_wall_clock = False
-    for call in ctx.nodes("call"):
-        name = call_name(call)
+    for call, name in ctx.calls:
         fn = call.child_by_field_name("function")
         if (
             name in ("clock", "clock64")
@@ -695,12 +705,15 @@ def timing(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | None) 
         uses_wall_clock |= name == "wall_clock64"
     if not uses_wall_clock:
         return
-    for node in ctx.nodes("name"):
+    for node in ctx.names_at(_CLOCK_RATE_TEXT):
         if text(node) in ("hipDeviceAttributeClockRate", "cudaDevAttrClockRate"):
             yield Hit("PK002", node, {"name": text(node)})
     for node in ctx.all_of("field_expression"):
         if text(node.child_by_field_name("field")) == "clockRate":
             yield Hit("PK002", node, {"name": short(node)})
+
+
+_CLOCK_RATE_TEXT = re.compile(rb"hipDeviceAttributeClockRate|cudaDevAttrClockRate")
 
 
 # --- libcu++ --------------------------------------------------------------------------------------------
@@ -757,8 +770,9 @@ def libcudacxx(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | No
 
 @detector
 def sync_semantics(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | None) -> Iterator[Hit]:
-    for call in ctx.nodes("call"):
-        name = call_name(call)
+    for call, name in ctx.calls:
+        if name != "__syncwarp" and name != "__threadfence_system":
+            continue
         args = arguments(call)
         if name == "__syncwarp" and args:
             mask = ctx.evaluate(args[0])
@@ -766,11 +780,12 @@ def sync_semantics(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion 
                 yield Hit("PY001", call, {"call": short(call)})
         elif name == "__threadfence_system":
             yield Hit("PY003", call, {})
+    assignments = ctx.all_of("assignment_expression")
     for fn in ctx.functions:
         if not fn.is_device or "__syncwarp" in fn.warp_calls:
             continue
         steps: dict[str, list[tuple[int, tree_sitter.Node]]] = {}
-        for stmt in walk(fn.node, "assignment_expression"):
+        for stmt in ctx.within(assignments, fn.node):
             found = _reduction_step(ctx, stmt)
             if found:
                 steps.setdefault(found[0], []).append((found[1], stmt))
@@ -827,15 +842,16 @@ def unsupported_apis(ctx: SourceContext, target: TargetProfile, rocm: RocmVersio
     api_map = _api_map()
     if api_map is None:
         return
-    seen: set[str] = set()
-    for node in ctx.nodes("name"):
-        name = text(node)
-        if name in seen:
-            continue
+    # the distinct words of the text are few: look those up, then find the first identifier spelled so
+    firsts = []
+    for name in ctx.distinct_words:
         entry = api_map.lookup(name)
-        if entry is None:
-            continue
-        seen.add(name)
+        if entry is not None and (entry.unsupported or (rocm is not None and not entry.available_in(rocm))):
+            node = ctx.first_name(name)
+            if node is not None:
+                firsts.append((node.start_byte, name, node, entry))
+    firsts.sort(key=lambda item: item[0])
+    for _, name, node, entry in firsts:
         if entry.unsupported:
             detail = f" ({entry.unsupported})" if entry.unsupported not in ("", "true") else ""
             yield Hit(

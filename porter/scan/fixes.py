@@ -79,7 +79,7 @@ def _mask_define_edits(ctx: SourceContext, mask_args: list[tree_sitter.Node]) ->
     as_mask = Counter(text(n) for n in mask_args if n.type == "identifier")
     if not as_mask:
         return []  # no macro used as a mask: skip counting every name in the file
-    uses = Counter(text(n) for n in ctx.nodes("name"))
+    uses = {name: len(ctx.names_equal(name)) for name in as_mask}
     edits = []
     for define in ctx.nodes("define"):
         name_node, value = define.child_by_field_name("name"), define.child_by_field_name("value")

@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from porter.scan.context import SourceContext, arguments, call_name, launch_config, strip_templates, text
+from porter.scan.context import SourceContext, arguments, strip_templates, text
 
 # used only when porter.mapping is unavailable: a family guess from the name's prefix
 _PREFIX_FAMILIES = (
@@ -82,14 +82,13 @@ def file_inventory(ctx: SourceContext) -> FileInventory:
     for fn in ctx.functions:
         if fn.is_kernel:
             inv.kernels.append({"name": fn.name, "line": fn.node.start_point.row + 1})
-    for call in ctx.nodes("call"):
+    for call, name in ctx.calls:
         line = call.start_point.row + 1
-        config = launch_config(call)
+        config = ctx.launch_config(call)
         if config:
             fn = call.child_by_field_name("function")
             inv.launches.append({"kernel": strip_templates(text(fn)), "line": line, "syntax": "chevron"})
             continue
-        name = call_name(call)
         if name in HIP_LAUNCHERS + CUDA_LAUNCHERS:
             args = arguments(call)
             kernel = strip_templates(text(args[0])) if args else "?"
