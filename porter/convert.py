@@ -110,6 +110,8 @@ def _translate_job(job: _Job) -> _Done:
         report.status = "translated"
     output = result.output if (result.changed(source) or renamed) else None
     diff = _unified_diff(job.rel, job.out_rel, source, result.output) if job.want_diff and output is not None else None
+    if not job.scan_output:
+        output = None  # --diff/--check: the main process needs the facts, not the bytes
     return _Done(report, output, diff, shims, findings)
 
 
