@@ -11,8 +11,9 @@ from pathlib import Path
 
 from porter.files import atomic_write
 from porter.options import RocmVersion
+from porter.resources import resource_dir
 
-SHIMS_DIR = Path(__file__).resolve().parent.parent / "shims"
+SHIMS_DIR = resource_dir("shims")  # shims/ at the repository root, reached through porter/resources
 OUT_DIRNAME = "porter_shims"
 _HIP_RUNTIME_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]hip/hip_runtime(?:_api)?\.h[>"][^\n]*\n?', re.M)
 _ANY_HIP_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]hip/[^>"]+[>"][^\n]*\n?', re.M)

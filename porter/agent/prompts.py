@@ -6,13 +6,13 @@ from pathlib import Path
 
 import jinja2
 
-import porter
 from porter.agent.errors import PromptError
+from porter.resources import resource_dir
 
 
 def prompts_dir() -> Path:
-    # prompts/ sits beside the package (editable install), so it can be edited without touching code
-    return Path(porter.__file__).resolve().parent.parent / "prompts"
+    # prompts/ at the repository root, reached through porter/resources (a wheel carries the files themselves)
+    return resource_dir("prompts")
 
 
 class Prompts:
