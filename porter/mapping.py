@@ -65,7 +65,8 @@ class ApiMap:
             n for n, e in self.apis.items()
             if e.hip != n or e.unsupported or e.since or n in self.defined_only or n in self.symbol_args
         )
-        return frozenset(n.encode() for n in (*actionable, *self.namespaces))
+        # qualified keys (cooperative_groups::reduce, thrust::cuda) are found by their last part
+        return frozenset(n.rsplit("::", 1)[-1].encode() for n in (*actionable, *self.namespaces))
 
     def lookup(self, name: str) -> ApiEntry | None:
         return self.apis.get(name)

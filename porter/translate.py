@@ -32,6 +32,9 @@ INCLUDE_HINT = re.compile(rb"^[ \t]*#[ \t]*include", re.MULTILINE)
 INCLUDE_PATH = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*(<[^>\n]*>|"[^"\n]*")', re.MULTILINE)
 ASM_KEYWORD = re.compile(rb"(?<![A-Za-z0-9_])(?:asm|__asm__|__asm)(?![A-Za-z0-9_])")
 CUDA_LOOKING_BYTES = re.compile(CUDA_LOOKING.pattern.encode())
+# the `a::b::` right before an identifier (the search window ends at the identifier)
+QUALIFIER = re.compile(rb"(?<![A-Za-z0-9_:])((?:[A-Za-z_][A-Za-z0-9_]*\s*::\s*)+)$")
+NAMESPACE_ALIAS = re.compile(rb"\bnamespace\s+([A-Za-z_]\w*)\s*=\s*((?:::)?\s*[A-Za-z_][\w:\s]*?)\s*;")
 
 # node types whose identifiers are never CUDA API uses
 SKIP_NODE_TYPES = frozenset({"comment", "string_literal", "char_literal", "raw_string_literal", "string_content",
@@ -80,6 +83,7 @@ class _Translation:
         self.lines = _Lines(source)
         self.tree: tree_sitter.Tree | None = None
         self._defined: set[str] | None = None  # names this file defines, collected on first need
+        self._aliases: dict[str, str] | None = None  # namespace cg = cooperative_groups;
         self._reported: set[tuple[str, int]] = set()
 
     # -- driver -------------------------------------------------------------------------------------------
@@ -172,6 +176,8 @@ class _Translation:
         for start, end, name in candidates:
             if not self._is_code(start, end):
                 continue
+            if self._qualified(start, end, name):
+                continue
             entry = self.map.apis.get(name)
             if entry is None:
                 namespace = self.map.namespaces.get(name)
@@ -198,6 +204,38 @@ class _Translation:
                 self.result.conversions.append(Conversion(entry.family, name, entry.hip, self.lines.line(start)))
             if name in self.map.symbol_args:
                 self._wrap_symbol_argument(start, end, self.map.symbol_args[name])
+
+    def _qualified(self, start: int, end: int, name: str) -> bool:
+        """`cg::reduce`, `thrust::cuda::par`: entries keyed by a qualified name (namespace aliases resolved).
+
+        Returns True when the qualified entry settled this identifier. The namespace itself (cub::) is renamed by
+        its own entry, so a qualified entry only reports what HIP lacks or renames a nested namespace."""
+        if not self.source[max(0, start - 8) : start].rstrip().endswith(b"::"):
+            return False  # the common case, decided without a regex
+        m = QUALIFIER.search(self.source, max(0, start - 160), start)
+        if m is None:
+            return False
+        head, _, rest = m.group(1).decode("ascii").partition("::")
+        scope = "::".join(filter(None, (self._namespace_aliases().get(head, head), rest.rstrip(":").rstrip())))
+        scope = re.sub(r"\s+", "", scope)
+        full = f"{scope}::{name}"
+        entry = self.map.apis.get(full) or self.map.namespaces.get(full)
+        if entry is None:
+            return False
+        if entry.unsupported is not None:
+            self._unconverted(full, start, Reason.NO_HIP_EQUIVALENT, entry.family, entry.unsupported)
+            return True
+        new = (entry.hip or name).rsplit("::", 1)[-1]
+        if new != name:
+            self.edits.append(Edit(start, end, new.encode()))
+            self.result.conversions.append(Conversion(entry.family, full, entry.hip or new, self.lines.line(start)))
+        return name not in self.map.apis and name not in self.map.namespaces
+
+    def _namespace_aliases(self) -> dict[str, str]:
+        if self._aliases is None:
+            self._aliases = {a.decode(): re.sub(r"\s+", "", t.decode()).lstrip(":")
+                             for a, t in NAMESPACE_ALIAS.findall(self.source)}
+        return self._aliases
 
     def _is_defined_test(self, start: int, end: int) -> bool:
         """`#ifdef X`, `#ifndef X`, `defined(X)`: only whether X is defined matters."""

@@ -155,3 +155,31 @@ def test_version_macros_are_translated_only_where_definedness_is_tested() -> Non
     out, result = run(src)
     assert out == "#ifdef __HIP_DEVICE_COMPILE__\n#endif\n#if defined(__HIP_DEVICE_COMPILE__) && __CUDA_ARCH__ >= 800\n#endif\n"
     assert [(u.name, u.line, u.reason) for u in result.unconverted] == [("__CUDA_ARCH__", 3, Reason.NEEDS_AGENT)]
+
+
+QUALIFIED_MAP = ApiMap(
+    apis={e.cuda: e for e in [
+        _entry("cooperative_groups::reduce", None, "cooperative_groups", unsupported="use hipCUB WarpReduce"),
+        _entry("cooperative_groups::this_thread_block", "cooperative_groups::this_thread_block", "cooperative_groups"),
+    ]},
+    namespaces={e.cuda: e for e in [
+        _entry("cooperative_groups", "cooperative_groups", "cooperative_groups", kind="namespace"),
+        _entry("thrust", "thrust", "thrust", kind="namespace"),
+        _entry("thrust::cuda", "thrust::hip", "thrust", kind="namespace"),
+    ]},
+    headers={}, header_prefixes=(), symbol_args={}, defined_only={},
+)
+
+
+def test_qualified_names_resolve_namespace_aliases() -> None:
+    src = b"namespace cg = cooperative_groups;\nvoid f() { auto b = cg::this_thread_block(); float s = cg::reduce(t, v, op); float r = reduce(v); }\n"
+    result = translate(src, TranslateOptions(), QUALIFIED_MAP)
+    assert result.output == src
+    assert [(u.name, u.line, u.reason) for u in result.unconverted] == [
+        ("cooperative_groups::reduce", 2, Reason.NO_HIP_EQUIVALENT)]
+
+
+def test_nested_namespaces_are_renamed() -> None:
+    src = b"void f() { thrust::sort(thrust::cuda::par.on(s), a, b); }\n"
+    out = translate(src, TranslateOptions(), QUALIFIED_MAP).output
+    assert out == b"void f() { thrust::sort(thrust::hip::par.on(s), a, b); }\n"
