@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Console
@@ -14,13 +14,21 @@ from porter import __version__
 from porter.options import Conversion, TranslationResult, Unconverted
 
 
+def group_conversions(conversions: list[Conversion]) -> dict[tuple[str, str, str], list[int]]:
+    grouped: dict[tuple[str, str, str], list[int]] = {}
+    for c in conversions:
+        grouped.setdefault((c.family, c.cuda, c.hip), []).append(c.line)
+    return grouped
+
+
 @dataclass
 class FileReport:
     path: str  # relative to the input root (or the file name for a single file)
     output: str  # relative to the output root
     kind: str  # source | build | other | symlink
     status: str  # translated | unchanged | copied | skipped | failed
-    conversions: list[Conversion] = field(default_factory=list)
+    # (family, cuda, hip) -> lines: one row per distinct rewrite, so a file with thousands of them stays small
+    conversions: dict[tuple[str, str, str], list[int]] = field(default_factory=dict)
     unconverted: list[Unconverted] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     error: str | None = None
@@ -28,7 +36,14 @@ class FileReport:
     @classmethod
     def from_result(cls, path: str, output: str, kind: str, source: bytes, result: TranslationResult) -> FileReport:
         status = "translated" if result.changed(source) else "unchanged"
-        return cls(path, output, kind, status, list(result.conversions), list(result.unconverted), list(result.warnings))
+        return cls(path, output, kind, status, group_conversions(result.conversions), list(result.unconverted),
+                   list(result.warnings))
+
+    def family_counts(self) -> Counter:
+        counts: Counter = Counter()
+        for (family, _, _), lines in self.conversions.items():
+            counts[family] += len(lines)
+        return counts
 
     def as_dict(self) -> dict:
         return {
@@ -36,8 +51,8 @@ class FileReport:
             "output": self.output,
             "kind": self.kind,
             "status": self.status,
-            "converted": dict(Counter(c.family for c in self.conversions)),
-            "conversions": [asdict(c) for c in self.conversions],
+            "converted": dict(self.family_counts()),
+            "conversions": [{"family": f, "cuda": c, "hip": h, "lines": lines} for (f, c, h), lines in self.conversions.items()],
             "not_converted": [
                 {"name": u.name, "line": u.line, "column": u.column, "reason": str(u.reason), "family": u.family, "detail": u.detail}
                 for u in self.unconverted
@@ -70,7 +85,7 @@ class Report:
         return [f for f in self.files if f.status == "failed"]
 
     def family_counts(self) -> Counter:
-        return Counter(c.family for f in self.files for c in f.conversions)
+        return sum((f.family_counts() for f in self.files), Counter())
 
     def unconverted_counts(self) -> Counter:
         return Counter(str(u.reason) for f in self.files for u in f.unconverted)
