@@ -17,6 +17,7 @@ from porter.scan.context import (
     MASK_RESULT_CALLS,
     SHUFFLES,
     TYPE_SIZES,
+    WARP_CALLS,
     SourceContext,
     arguments,
     call_name,
@@ -48,26 +49,8 @@ def detector(fn: Detector) -> Detector:
 
 
 FULL_MASK_32 = 0xFFFFFFFF
-SYNC_MASKED = frozenset(
-    {
-        "__shfl_sync",
-        "__shfl_up_sync",
-        "__shfl_down_sync",
-        "__shfl_xor_sync",
-        "__ballot_sync",
-        "__any_sync",
-        "__all_sync",
-        "__uni_sync",
-        "__match_any_sync",
-        "__match_all_sync",
-        "__reduce_add_sync",
-        "__reduce_min_sync",
-        "__reduce_max_sync",
-        "__reduce_and_sync",
-        "__reduce_or_sync",
-        "__reduce_xor_sync",
-    }
-)
+# the *_sync builtins take a lane mask as their first argument (__syncwarp's is optional and handled apart)
+SYNC_MASKED = frozenset(n for n in WARP_CALLS if n.endswith("_sync"))
 WARP_SIZE_NAME = re.compile(r"(?i)warp_?size|warp_?sz|threads_?per_?warp|lanes_?per_?warp|^k?warp$")
 
 
