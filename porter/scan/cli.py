@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -55,6 +57,18 @@ def _err(message: str) -> None:
 def _usage(message: str) -> typer.Exit:
     _err(f"porter: {message}")
     return typer.Exit(2)
+
+
+@contextlib.contextmanager
+def _command_boundary() -> Iterator[None]:
+    """Expected exits pass through; anything else is an internal error: one line, exit 3, no traceback."""
+    try:
+        yield
+    except typer.Exit:
+        raise
+    except Exception as exc:
+        _err(f"porter: internal error: {type(exc).__name__}: {exc}")
+        raise typer.Exit(3) from None
 
 
 def _resolve(target: str, rocm: str | None):
@@ -111,7 +125,7 @@ def scan(
 
     Exit codes: 0 nothing at or above --fail-on; 1 findings at or above --fail-on; 2 usage error; 3 internal error.
     """
-    try:
+    with _command_boundary():
         profile, version = _resolve(target, rocm)
         for path in paths:
             if not path.exists():
@@ -119,11 +133,6 @@ def scan(
         result = _scan_paths(paths, profile, version)
         _emit(result, fmt)
         _finish(result, fail_on)
-    except typer.Exit:
-        raise
-    except Exception as exc:  # command boundary: one line, exit 3, no traceback
-        _err(f"porter: internal error: {type(exc).__name__}: {exc}")
-        raise typer.Exit(3) from None
 
 
 def check(
@@ -147,7 +156,7 @@ def check(
     Writes a Markdown summary to $GITHUB_STEP_SUMMARY when set.
     Exit codes: 0 nothing at or above --fail-on; 1 findings at or above --fail-on; 2 usage error; 3 internal error.
     """
-    try:
+    with _command_boundary():
         profile, version = _resolve(target, rocm)
         if base is None and os.environ.get("GITHUB_BASE_REF"):
             base = f"origin/{os.environ['GITHUB_BASE_REF']}"
@@ -169,8 +178,3 @@ def check(
             with open(summary, "a", encoding="utf-8") as handle:
                 handle.write(to_markdown(result, title=f"porter check (changes since {base})") + "\n")
         _finish(result, fail_on)
-    except typer.Exit:
-        raise
-    except Exception as exc:  # command boundary: one line, exit 3, no traceback
-        _err(f"porter: internal error: {type(exc).__name__}: {exc}")
-        raise typer.Exit(3) from None
