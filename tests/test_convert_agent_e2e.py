@@ -1,0 +1,105 @@
+"""`porter convert` end to end: translate, build with the real hipcc, and let the agent (scripted server on
+127.0.0.1, the real openai client over HTTP) repair what neither the translator nor the rules can: inline PTX."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fake_openai_server import MODEL, FakeOpenAIServer, call, reply
+
+pytestmark = pytest.mark.hipcc
+
+SOURCE = """#include <cuda_runtime.h>
+#include <cstdio>
+
+__device__ unsigned lane_id() {
+    unsigned lane;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+    return lane;
+}
+
+__global__ void lanes(unsigned* out) { out[threadIdx.x] = lane_id(); }
+
+int main() {
+    unsigned* d = nullptr;
+    cudaMalloc(&d, 64 * sizeof(unsigned));
+    lanes<<<1, 64>>>(d);
+    cudaDeviceSynchronize();
+    cudaFree(d);
+    puts("ok");
+    return 0;
+}
+"""
+SECRET = "sk-test-never-written-anywhere"
+
+
+def _require_hipcc() -> None:
+    if shutil.which("hipcc") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("hipcc not found (required in CI)")
+        pytest.skip("hipcc not found")
+
+
+def _convert(src: Path, out: Path, server: FakeOpenAIServer, *extra: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NO_COLOR": "1", "OPENAI_API_KEY": SECRET, "HIP_PLATFORM": "amd"}
+    cmd = [sys.executable, "-m", "porter", "convert", str(src), "-o", str(out), "--target", "gfx90a",
+           "--model", MODEL, "--base-url", server.base_url, *extra]
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+
+
+def test_agent_replaces_inline_ptx_and_the_port_builds(tmp_path: Path) -> None:
+    _require_hipcc()
+    src = tmp_path / "proj"
+    src.mkdir()
+    (src / "lanes.cu").write_text(SOURCE)
+    out = tmp_path / "out"
+    fix = {"path": "lanes.cu", "old": '    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));',
+           "new": "    lane = __lane_id();"}
+    script = [reply(call("read_file", {"path": "lanes.cu", "start_line": 1, "end_line": 12})),
+              reply(call("replace_in_file", fix)),
+              reply(call("finish", {"summary": "inline PTX laneid -> __lane_id()"}))]
+    with FakeOpenAIServer(script) as server:
+        proc = _convert(src, out, server)
+        requests = len(server.completions)
+    assert proc.returncode == 0, proc.stderr
+    assert "__lane_id()" in (out / "lanes.cu").read_text() and "asm" not in (out / "lanes.cu").read_text()
+    assert requests == 3
+    report = json.loads((out / ".porter" / "report.json").read_text())
+    assert report["fix_loop"]["ok"] is True and report["fix_loop"]["agent"]["status"] == "submitted"
+    transcript = out / ".porter" / "transcript.jsonl"
+    assert transcript.is_file() and transcript.stat().st_size > 0
+    for path in (out / ".porter").rglob("*"):
+        if path.is_file():
+            assert SECRET not in path.read_text(errors="replace"), f"API key written to {path}"
+
+    # a re-run replays the model from the cache: no request reaches the server
+    out2 = tmp_path / "out2"
+    shutil.copytree(out / ".porter" / "cache", out2 / ".porter" / "cache")
+    with FakeOpenAIServer([]) as server:
+        proc = _convert(src, out2, server)
+        assert server.completions == []
+    assert proc.returncode == 0, proc.stderr
+    assert (out2 / "lanes.cu").read_text() == (out / "lanes.cu").read_text()
+
+
+def test_without_a_fix_the_limit_stops_the_run_and_keeps_the_output(tmp_path: Path) -> None:
+    _require_hipcc()
+    src = tmp_path / "proj"
+    src.mkdir()
+    (src / "lanes.cu").write_text(SOURCE)
+    out = tmp_path / "out"
+    idle = reply(call("read_file", {"path": "lanes.cu"}))
+    with FakeOpenAIServer([], default=idle) as server:
+        proc = _convert(src, out, server, "--max-iterations", "2")
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    report = json.loads((out / ".porter" / "report.json").read_text())
+    assert report["fix_loop"]["agent"]["status"] == "limits_exceeded"
+    assert report["fix_loop"]["remaining_errors"]
+    assert "asm volatile" in (out / "lanes.cu").read_text()  # the port is kept as it was
