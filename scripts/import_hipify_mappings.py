@@ -308,6 +308,12 @@ def read_versions(directory: Path, stats: Counter) -> dict[str, dict]:
             cuda, hip, added, flags_s = (c.strip() for c in cols)
             flags = {f for f in flags_s.split(",") if f}
             hip = cuda if hip == "=" else hip
+            if hip.startswith("hipblas") and hip.endswith("_v2"):
+                # HIPIFY names hipBLAS 2.x's transitional *_v2 (hipComplex) entry points; hipBLAS 3.0 (ROCm 7) made
+                # the plain names take hipComplex and dropped the suffix, and 2.x maps the plain names to them
+                # under -DHIPBLAS_V2: the plain name is the one that lasts
+                hip = hip.removesuffix("_v2")
+                stats["hipify: hipblas _v2 suffix dropped"] += 1
             fam = family_for(cuda, default)
             entry: dict = {"family": fam, "kind": kind_for(cuda, hip or None, section)}
             notes = []
