@@ -16,6 +16,7 @@ from pathlib import Path
 
 from porter import shims
 from porter.build.results import Diagnostic
+from porter.files import atomic_write
 
 _NOTE_LOC_RE = re.compile(r"^(?P<file>[^:\s][^:]*):(?P<line>\d+):(?P<col>\d+): note: (?P<msg>.*)$")
 _PRAGMA_ONCE_RE = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+once\b.*$", re.M)
@@ -84,7 +85,8 @@ class _Tree:
 
     def lines(self, rel: str) -> list[str]:
         if rel not in self.texts:
-            text = (self.root / rel).read_text("utf-8", "replace")
+            # bytes as they are: CRLF and non-UTF-8 bytes must survive a rule's edit of another line
+            text = (self.root / rel).read_bytes().decode("utf-8", "surrogateescape")
             self.texts[rel] = self.original[rel] = text
         return self.texts[rel].splitlines(keepends=True)
 
@@ -99,7 +101,7 @@ class _Tree:
             for header in self.includes.get(rel, []):
                 text = _insert_include(text, header)
             if text != self.original[rel]:
-                (self.root / rel).write_text(text, "utf-8")
+                atomic_write(self.root / rel, text.encode("utf-8", "surrogateescape"))
                 changed.append(rel)
         pending = {Path(rel): names for rel, names in self.shims.items() if names}
         if pending:

@@ -92,6 +92,8 @@ def add_shim_include(text: str, line: str, shim_file: str) -> str:
     else after #pragma once, else at the top). Idempotent."""
     if f"{OUT_DIRNAME}/{shim_file}" in text:
         return text
+    if "\r\n" in text:  # keep the file's line endings
+        line = line.replace("\r\n", "\n").replace("\n", "\r\n")
     for pattern in (_HIP_RUNTIME_RE, _ANY_HIP_RE):
         m = pattern.search(text)
         if m:
@@ -119,9 +121,9 @@ def install_shims(out_root: Path, files: list[Path], rocm: RocmVersion | None = 
         path = (f if f.is_absolute() else out_root / f).resolve()
         if (out_root / OUT_DIRNAME) in path.parents:
             continue
-        try:
-            text = path.read_text("utf-8")
-        except (OSError, UnicodeDecodeError):
+        try:  # bytes as they are: CRLF and non-UTF-8 bytes survive the inserted include
+            text = path.read_bytes().decode("utf-8", "surrogateescape")
+        except OSError:
             continue
         wanted = only.get(f, set()) if only is not None else needed_shims(text, rocm)
         new, names = text, []
@@ -136,7 +138,7 @@ def install_shims(out_root: Path, files: list[Path], rocm: RocmVersion | None = 
                 new = updated
                 names.append(name)
         if new != text:
-            atomic_write(path, new.encode("utf-8"), mode_from=path)
+            atomic_write(path, new.encode("utf-8", "surrogateescape"), mode_from=path)
             rel = path.relative_to(out_root).as_posix() if path.is_relative_to(out_root) else str(path)
             added[rel] = names
     return added

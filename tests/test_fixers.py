@@ -237,3 +237,15 @@ def test_rules_over_several_rounds(name: str, tmp_path: Path) -> None:
     lines = (tmp_path / name).read_text().splitlines()
     for line in expected:
         assert line in lines, lines
+
+
+def test_a_fix_keeps_crlf_and_non_utf8_bytes_of_the_file(tmp_path: Path) -> None:
+    src = (b"// caf\xe9\r\n#include <hip/hip_runtime.h>\r\n"
+           b"void f(hipDeviceptr_t d) { unsigned long long v = static_cast<unsigned long long>(d); }\r\n")
+    (tmp_path / "k.hip").write_bytes(src)
+    column = src.split(b"\r\n")[2].index(b"static_cast") + 1
+    diag = Diagnostic("k.hip", 3, column, "error",
+                      "static_cast from 'hipDeviceptr_t' (aka 'void *') to 'unsigned long long' is not allowed")
+    applied = apply_fixers(tmp_path, [diag])
+    assert [a.rule for a in applied] == ["deviceptr-static-cast"]
+    assert (tmp_path / "k.hip").read_bytes() == src.replace(b"static_cast<", b"reinterpret_cast<")

@@ -122,3 +122,12 @@ def test_every_shim_compiles_with_a_kernel_using_it(tmp_path: Path) -> None:
     proc = subprocess.run([hipcc, "--offload-arch=gfx90a", "-c", str(src), "-o", str(tmp_path / "all.o")],
                           capture_output=True, text=True, env={**os.environ, "HIP_PLATFORM": "amd"}, check=False)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_shim_include_keeps_crlf_and_non_utf8_bytes(tmp_path: Path) -> None:
+    src = (b"#include <hip/hip_runtime.h>\r\n// caf\xe9\r\n"
+           b"__global__ void k(float* v) { v[0] = __shfl_down_sync(0xffffffffffffffffULL, v[0], 1); }\r\n")
+    (tmp_path / "a.hip").write_bytes(src)
+    assert install_shims(tmp_path, [tmp_path / "a.hip"], ROCM_52) == {"a.hip": ["porter_warp_sync"]}
+    out = (tmp_path / "a.hip").read_bytes()
+    assert out == src.replace(b"\r\n// caf", b'\r\n#include "porter_shims/porter_warp_sync.h"  // porter shim\r\n// caf', 1)
