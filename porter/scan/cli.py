@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from porter.files import atomic_write
 from porter.options import RocmVersion
 from porter.scan import ScanResult, is_source, scan_tree, source_files
 from porter.scan.changes import GitError, changed_files
@@ -171,8 +172,7 @@ def check(
         result = scan_tree(path, profile, version, files=files)
         _emit(result, fmt)
         if sarif is not None:
-            sarif.parent.mkdir(parents=True, exist_ok=True)
-            sarif.write_text(to_sarif(result) + "\n", encoding="utf-8")
+            atomic_write(sarif, (to_sarif(result) + "\n").encode("utf-8"))
         summary = os.environ.get("GITHUB_STEP_SUMMARY")
         if summary:
             with open(summary, "a", encoding="utf-8") as handle:
