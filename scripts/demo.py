@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -49,7 +50,11 @@ def main() -> int:
             remaining = loop.get("remaining_errors") or []
             first = remaining[0] if remaining else {}
             detail = first.get("message", "") if isinstance(first, dict) else str(first)
-            build = f"[red]{len(remaining)} error(s)[/] {detail[:70]}"
+            missing = re.search(r"'([^']+)' file not found", detail)
+            if missing and missing.group(1).startswith(("hipblas", "hipfft", "hipcub", "hipsolver", "thrust")):
+                build = f"[yellow]needs {missing.group(1)}[/] (not installed here)"
+            else:
+                build = f"[red]{len(remaining)} error(s)[/] {detail[:70]}"
         table.add_row(example.name, str(summary["translated"]), str(converted), str(left), build)
     console.print(table)
     console.print(f"ported trees are in {OUT.relative_to(ROOT)}/; each has .porter/report.json")
