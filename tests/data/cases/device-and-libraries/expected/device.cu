@@ -16,7 +16,7 @@ __global__ void reduce(const float* in, float* out, int n) {
     out[1] = __half2float(__hadd(h, h));
 }
 
-__global__ void rng(hiprandState_t* states, float* out, unsigned long long seed) {
+__global__ void rng(hiprandState* states, float* out, unsigned long long seed) {
     int id = threadIdx.x + blockIdx.x * blockDim.x;
     hiprand_init(seed, id, 0, &states[id]);
     out[id] = hiprand_uniform(&states[id]);
