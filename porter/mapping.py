@@ -56,6 +56,7 @@ class ApiMap:
     header_prefixes: tuple[tuple[str, HeaderEntry], ...]  # "cub/" -> entry for any header under cub/
     symbol_args: dict[str, int]  # API -> index of the argument to wrap in HIP_SYMBOL()
     defined_only: dict[str, str]  # macro -> why only defined()/#ifdef uses are translated
+    ocp_fp8: dict[str, ApiEntry]  # FP8 names for targets whose FP8 is OCP (or absent): CUDA's encoding kept
 
     @functools.cached_property
     def byte_keys(self) -> frozenset[bytes]:
@@ -124,7 +125,7 @@ def _entry(name: str, value: object, family: str, where: str) -> ApiEntry:
 def _cache_file(files: list) -> Path | None:
     """A pickle of the parsed map, keyed by the data files' bytes: parsing ~5000 TOML entries costs most of a second,
     which every worker process would otherwise pay."""
-    digest = hashlib.sha256(__file__.encode())
+    digest = hashlib.sha256(Path(__file__).read_bytes())  # this module's code shapes the pickled objects too
     for file in files:
         digest.update(file.name.encode())
         digest.update(file.read_bytes())
@@ -187,5 +188,10 @@ def _parse_api_map() -> ApiMap:
     rewrites = tomllib.loads(rewrites_file.read_text("utf-8")) if rewrites_file.is_file() else {}
     symbol_args = dict(rewrites.get("symbol_args", {}))
     defined_only = dict(rewrites.get("defined_only", {}))
+    ocp = rewrites.get("ocp_fp8", {})
+    ocp_since = _version(ocp.get("since"), "rewrites.toml: ocp_fp8")
+    ocp_fp8 = {cuda: ApiEntry(cuda=cuda, hip=hip, family="fp8", kind="type", since=ocp_since,
+                              note="OCP encoding, as in CUDA")
+               for cuda, hip in ocp.get("names", {}).items()}
     prefixes.sort(key=lambda p: -len(p[0]))  # longest prefix first
-    return ApiMap(apis, namespaces, headers, tuple(prefixes), symbol_args, defined_only)
+    return ApiMap(apis, namespaces, headers, tuple(prefixes), symbol_args, defined_only, ocp_fp8)

@@ -183,6 +183,8 @@ class _Translation:
                 namespace = self.map.namespaces.get(name)
                 if namespace is not None and self._is_namespace_use(start, end):
                     entry = namespace
+            if entry is not None and name in self.map.ocp_fp8 and self._fp8_format() != "fnuz":
+                entry = self.map.ocp_fp8[name]
             if entry is None:
                 if CUDA_LOOKING.match(name) and not self._is_user_defined(name):
                     self._unconverted(name, start, Reason.NOT_MAPPED, "", "porter has no mapping for this identifier")
@@ -236,6 +238,11 @@ class _Translation:
             self._aliases = {a.decode(): re.sub(r"\s+", "", t.decode()).lstrip(":")
                              for a, t in NAMESPACE_ALIAS.findall(self.source)}
         return self._aliases
+
+    def _fp8_format(self) -> str:
+        from porter.targets import resolve_target
+
+        return resolve_target(self.options.target).fp8_format
 
     def _is_defined_test(self, start: int, end: int) -> bool:
         """`#ifdef X`, `#ifndef X`, `defined(X)`: only whether X is defined matters."""

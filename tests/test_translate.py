@@ -29,6 +29,7 @@ MAP = ApiMap(
     header_prefixes=(),
     symbol_args={"cudaMemcpyToSymbol": 0, "cudaMemcpyFromSymbol": 1},
     defined_only={"__CUDA_ARCH__": "compare a target instead"},
+    ocp_fp8={},
 )
 
 
@@ -167,7 +168,7 @@ QUALIFIED_MAP = ApiMap(
         _entry("thrust", "thrust", "thrust", kind="namespace"),
         _entry("thrust::cuda", "thrust::hip", "thrust", kind="namespace"),
     ]},
-    headers={}, header_prefixes=(), symbol_args={}, defined_only={},
+    headers={}, header_prefixes=(), symbol_args={}, defined_only={}, ocp_fp8={},
 )
 
 
@@ -183,3 +184,14 @@ def test_nested_namespaces_are_renamed() -> None:
     src = b"void f() { thrust::sort(thrust::cuda::par.on(s), a, b); }\n"
     out = translate(src, TranslateOptions(), QUALIFIED_MAP).output
     assert out == b"void f() { thrust::sort(thrust::hip::par.on(s), a, b); }\n"
+
+
+def test_fp8_types_follow_the_targets_encoding() -> None:
+    src = b"__global__ void k(__nv_fp8_e4m3* x, __nv_fp8x2_e5m2* y) { __nv_fp8_interpretation_t i = __NV_E4M3; }\n"
+    fnuz = translate(src, TranslateOptions(target="gfx942")).output
+    ocp = translate(src, TranslateOptions(target="gfx950")).output
+    assert fnuz == (b"__global__ void k(__hip_fp8_e4m3_fnuz* x, __hip_fp8x2_e5m2_fnuz* y) "
+                    b"{ __hip_fp8_interpretation_t i = __HIP_E4M3_FNUZ; }\n")
+    assert ocp == b"__global__ void k(__hip_fp8_e4m3* x, __hip_fp8x2_e5m2* y) { __hip_fp8_interpretation_t i = __HIP_E4M3; }\n"
+    older = translate(src, TranslateOptions(target="gfx950", rocm=RocmVersion(6, 2)))
+    assert {u.name for u in older.unconverted if u.reason is Reason.NEWER_ROCM} >= {"__nv_fp8_e4m3", "__NV_E4M3"}
