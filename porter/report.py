@@ -128,6 +128,19 @@ class Report:
 
         atomic_write(path, json.dumps(self.as_dict(), indent=2, default=str).encode() + b"\n")
 
+    def _render_findings(self, console: Console, max_items: int) -> None:
+        """Hazards still open in the port, worst first: what the translation could not make right for the target."""
+        rank = {"error": 0, "warning": 1, "note": 2}
+        ordered = sorted(self.findings, key=lambda f: (rank.get(f["severity"], 3), f["file"], f["line"]))
+        table = Table(show_edge=False, title=f"open hazards for {self.target} ({len(ordered)})", title_justify="left")
+        for column in ("where", "rule", "severity", "what"):
+            table.add_column(column)
+        for f in ordered[:max_items]:
+            table.add_row(f"{f['file']}:{f['line']}", f"{f['rule']} {f['category']}", f["severity"], f["message"])
+        console.print(table)
+        if len(ordered) > max_items:
+            console.print(f"... and {len(ordered) - max_items} more (see the report; `porter scan` lists them too)")
+
     def render_summary(self, console: Console, max_items: int = 40) -> None:
         counts = self.family_counts()
         table = Table(title="porter convert", title_justify="left", show_edge=False)
@@ -156,6 +169,8 @@ class Report:
             console.print(left)
             if len(leftovers) > max_items:
                 console.print(f"... and {len(leftovers) - max_items} more (see --report)")
+        if self.findings:
+            self._render_findings(console, max_items)
         for f in self.files:
             for warning in f.warnings:
                 console.print(f"[yellow]warning[/]: {f.path}: {warning}")

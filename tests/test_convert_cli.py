@@ -292,3 +292,19 @@ def test_ctrl_c_leaves_every_file_old_or_new(tmp_path: Path) -> None:
         assert ".porter-tmp" not in path.name, f"temp file left behind: {path}"
         if path.suffix == ".cu":
             assert path.read_bytes() == expected_new
+
+
+def test_open_hazards_are_reported_and_shimmed_apis_are_not(tmp_path: Path) -> None:
+    src = tmp_path / "warp.cu"
+    src.write_bytes(b"#include <cuda_runtime.h>\n__global__ void k(float* v, int* n) {\n"
+                    b"  float x = __shfl_down_sync(0xffffffff, v[0], 1);\n"
+                    b"  unsigned mask = __ballot_sync(0xffffffff, x > 0.0f);\n  *n = __popc(mask);\n}\n")
+    out = tmp_path / "out" / "warp.cu"
+    proc = porter("convert", src, "-o", out, "--no-build", "--rocm", "5.2")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert b'#include "porter_shims/porter_warp_sync.h"' in out.read_bytes()
+    report = json.loads((out.parent / ".porter" / "report.json").read_text())
+    rules = {f["rule"] for f in report["findings"]}
+    assert {"PL002", "PL003"} <= rules  # 64-bit ballot kept in 32 bits, __popc on it: still open
+    assert not any(f["category"] == "unsupported-api" for f in report["findings"])  # the shim provides them
+    assert "open hazards for gfx942" in proc.stderr.decode()
