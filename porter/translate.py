@@ -129,13 +129,16 @@ class _Translation:
             return []
         pattern = re.compile(rb"(?<![A-Za-z0-9_])(?:" + b"|".join(sorted(map(re.escape, hits), key=len, reverse=True))
                              + rb")(?![A-Za-z0-9_])")
-        return [(m.start(), m.end(), m.group().decode("ascii")) for m in pattern.finditer(self.source)]
+        names = {h: h.decode("ascii") for h in hits}
+        return [(m.start(), m.end(), names[m.group()]) for m in pattern.finditer(self.source)]
 
     # -- context ------------------------------------------------------------------------------------------
     def _is_user_defined(self, name: str) -> bool:
         """Names the project defines itself (macros, functions, types) are the user's, not CUDA's."""
         if name in self.options.user_symbols:
             return True
+        if re.search(rb"^[ \t]*#[ \t]*define[ \t]+" + name.encode() + rb"\b", self.source, re.MULTILINE):
+            return True  # the common case (CUDA_CHECK-style macros), found without a tree query
         if self._defined is None:
             self._defined = set()
             if self.tree is not None:
