@@ -8,6 +8,7 @@ bytes that are not valid UTF-8 and CRLF line endings.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from porter.options import (
     TranslationResult,
     Unconverted,
 )
+from porter.scan.fixes import MAY_NEED_FIX, hazard_fix_edits
 
 IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 # comments and string/char literals, for the parts of a file tree-sitter hands us as raw text (macro bodies, ERROR nodes)
@@ -80,19 +82,23 @@ class _Translation:
         self.map = api_map
         self.edits: list[Edit] = []
         self.result = TranslationResult(output=source)
-        self.lines = _Lines(source)
         self.tree: tree_sitter.Tree | None = None
         self._defined: set[str] | None = None  # names this file defines, collected on first need
         self._aliases: dict[str, str] | None = None  # namespace cg = cooperative_groups;
         self._reported: set[tuple[str, int]] = set()
 
+    @functools.cached_property
+    def lines(self) -> _Lines:
+        return _Lines(self.source)  # only files with something to report pay for the line index
+
     # -- driver -------------------------------------------------------------------------------------------
     def run(self) -> TranslationResult:
         candidates = self._candidates()
         wants_launch = self.options.launch_syntax is LaunchSyntax.HIP and b"<<<" in self.source
-        has_include = INCLUDE_HINT.search(self.source) is not None
-        has_asm = b"asm" in self.source
-        if not candidates and not wants_launch and not has_include and not has_asm:
+        has_include = self._has_include_to_rewrite()
+        has_asm = ASM_KEYWORD.search(self.source) is not None
+        may_need_fix = self.options.hazard_fixes and MAY_NEED_FIX.search(self.source) is not None
+        if not (candidates or wants_launch or has_include or has_asm or may_need_fix):
             return self.result  # nothing CUDA here: skip the parse entirely
         if len(self.source) > HUGE_FILE_BYTES:
             self.result.warnings.append(
@@ -117,6 +123,17 @@ class _Translation:
         self.result.conversions.sort(key=lambda c: c.line)
         self.result.unconverted.sort(key=lambda u: (u.line, u.column))
         return self.result
+
+    def _has_include_to_rewrite(self) -> bool:
+        """An #include of a CUDA header (or of a renamed file): decided on the text, before any parse."""
+        if INCLUDE_HINT.search(self.source) is None:
+            return False
+        renamed = {old.rsplit("/", 1)[-1] for old, _ in self.options.renamed}
+        for m in INCLUDE_PATH.finditer(self.source):
+            path = m.group(1)[1:-1].decode("utf-8", "replace")
+            if self.map.header(path) is not None or self._looks_like_cuda_header(path) or path.rsplit("/", 1)[-1] in renamed:
+                return True
+        return False
 
     def _candidates(self) -> list[tuple[int, int, str]]:
         """(start, end, name) of every identifier that the map knows or that looks like CUDA.
@@ -400,7 +417,6 @@ class _Translation:
         """
         if not self.options.hazard_fixes or self.tree is None:
             return
-        from porter.scan.fixes import hazard_fix_edits
         from porter.targets import resolve_target
 
         for fix in hazard_fix_edits(self.source, self.tree, resolve_target(self.options.target), self.options.rocm):

@@ -195,3 +195,19 @@ def test_fp8_types_follow_the_targets_encoding() -> None:
     assert ocp == b"__global__ void k(__hip_fp8_e4m3* x, __hip_fp8x2_e5m2* y) { __hip_fp8_interpretation_t i = __HIP_E4M3; }\n"
     older = translate(src, TranslateOptions(target="gfx950", rocm=RocmVersion(6, 2)))
     assert {u.name for u in older.unconverted if u.reason is Reason.NEWER_ROCM} >= {"__nv_fp8_e4m3", "__NV_E4M3"}
+
+
+def test_hazard_fixes_reach_files_that_call_no_cuda_api() -> None:
+    src = b"#include <cstdio>\n__device__ int lane() { return threadIdx.x % 32; }\n"
+    assert translate(src, TranslateOptions()).output == src.replace(b"% 32", b"% warpSize")
+
+
+def test_plain_cpp_with_includes_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from porter import parsing
+
+    def no_parse(source: bytes) -> None:
+        raise AssertionError("parsed a file with nothing to translate")
+
+    monkeypatch.setattr(parsing, "parse", no_parse)
+    src = b"#include <vector>\n#include \"util.h\"\nint twice(int x) { return 2 * x; }\n"
+    assert translate(src, TranslateOptions()).output is src

@@ -140,14 +140,14 @@ def _edits(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | None) 
 
 # Text every fixable pattern contains (masks, lane/warp arithmetic, shuffle loops, clocks): files without any of it
 # skip the detectors, which walk the tree in Python.
-_MAY_NEED_FIX = re.compile(rb"0[xX][fF]{8}(?![0-9a-fA-F])|[%/&>]\s*(?:32|31|5)\b|__shfl|\bclock(?:64)?\s*\(")
+MAY_NEED_FIX = re.compile(rb"0[xX][fF]{8}(?![0-9a-fA-F])|[%/&>]\s*(?:32|31|5)\b|__shfl|\bclock(?:64)?\s*\(")
 
 
 def hazard_fix_edits(
     source: bytes, tree: tree_sitter.Tree, target: TargetProfile, rocm: RocmVersion | None = None
 ) -> list[Edit]:
     """The fixes as byte-range edits of `source` parsed as `tree` (the translator merges them with its own)."""
-    if not _MAY_NEED_FIX.search(source):
+    if not MAY_NEED_FIX.search(source):
         return []
     return sorted(set(_edits(SourceContext(source, "<fix>", tree=tree), target, rocm)), key=lambda e: e.start)
 
