@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from porter import __version__
 from porter import doctor as doctor_cli
@@ -32,7 +33,7 @@ def stderr_console() -> Console:
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    stderr_console().print(f"[bold red]error[/]: {message}", markup=True, soft_wrap=True)
+    stderr_console().print(f"[bold red]error[/]: {escape(message)}", markup=True, soft_wrap=True)
     return typer.Exit(code)
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
 from porter.build.compile_db import HEADER_SUFFIXES, SOURCE_SUFFIXES, _walk
 from porter.build.diagnostics import render_diagnostics
@@ -82,7 +83,7 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
         msg = ("hipcc not found (looked in PATH, $ROCM_PATH/bin, /opt/rocm/bin): build skipped; "
                "install ROCm/HIP or pass --build-cmd")
         report["build"] = {"skipped": True, "reason": msg}
-        console.print(f"[yellow]{msg}[/]")
+        console.print(f"[yellow]{escape(msg)}[/]")
         return FixLoopOutcome(LoopStatus.NO_TOOLCHAIN, msg)
 
     target = resolve_target(config.target)
@@ -92,7 +93,7 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
         choice = choose_compile_arch(toolchain, target.arch, config.cache_dir)
         arch, arch_note = choice.arch, choice.note
         if arch_note:
-            console.print(f"[yellow]note:[/] {arch_note}")
+            console.print(f"[yellow]note:[/] {escape(arch_note)}")
 
     shims_added = install_shims(out_root, _source_files(out_root, files), rocm)
     env = HipccEnvironment(out_root, toolchain, arch=arch, build_cmd=config.build_cmd, test_cmd=config.test_cmd,
@@ -147,7 +148,7 @@ def _run_agent(env, config, report, result: BuildResult, tests, target, findings
         from porter.agent import AgentTask, run_agent
     except ImportError as exc:
         report["agent"] = {"status": "unavailable", "message": f"agent not available: {exc}"}
-        console.print(f"[yellow]agent not available ({exc}); errors remain[/]")
+        console.print(f"[yellow]agent not available ({escape(str(exc))}); errors remain[/]")
         return result, tests, False
     task = AgentTask(errors=result.errors, target=target, findings=findings or [],
                      test_failure=None if tests is None or tests.ok else tests.output[-8000:],
@@ -170,7 +171,7 @@ def _finish(result: BuildResult, tests: TestResult | None, remaining: list[Diagn
     tests_ok = None if tests is None else tests.ok
     if result.ok and tests_ok is not False:
         msg = "build ok" + ("; tests pass" if tests_ok else "")
-        console.print(f"[green]{msg}[/]")
+        console.print(f"[green]{escape(msg)}[/]")
         return FixLoopOutcome(LoopStatus.OK, msg, True, tests_ok)
     if remaining:
         render_diagnostics(remaining, console)
@@ -184,5 +185,5 @@ def _finish(result: BuildResult, tests: TestResult | None, remaining: list[Diagn
         msg += "; the agent hit its limits (--max-iterations/--max-tokens/--max-seconds)"
     elif not config.model:
         msg += "; " + MODEL_HELP
-    console.print(f"[red]{msg}[/]")
+    console.print(f"[red]{escape(msg)}[/]")
     return FixLoopOutcome(status, msg, result.ok, tests_ok, remaining)

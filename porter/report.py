@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from porter import __version__
@@ -136,7 +137,8 @@ class Report:
         for column in ("where", "rule", "severity", "what"):
             table.add_column(column)
         for f in ordered[:max_items]:
-            table.add_row(f"{f['file']}:{f['line']}", f"{f['rule']} {f['category']}", f["severity"], f["message"])
+            table.add_row(escape(f"{f['file']}:{f['line']}"), f"{f['rule']} {f['category']}", f["severity"],
+                          escape(f["message"]))
         console.print(table)
         if len(ordered) > max_items:
             console.print(f"... and {len(ordered) - max_items} more (see the report; `porter scan` lists them too)")
@@ -165,7 +167,8 @@ class Report:
             left.add_column("identifier")
             left.add_column("why")
             for f, u in leftovers[:max_items]:
-                left.add_row(f"{f.path}:{u.line}", u.name, f"{u.reason}: {u.detail}" if u.detail else str(u.reason))
+                why = f"{u.reason}: {u.detail}" if u.detail else str(u.reason)
+                left.add_row(escape(f"{f.path}:{u.line}"), escape(u.name), escape(why))
             console.print(left)
             if len(leftovers) > max_items:
                 console.print(f"... and {len(leftovers) - max_items} more (see --report)")
@@ -173,10 +176,10 @@ class Report:
             self._render_findings(console, max_items)
         for f in self.files:
             for warning in f.warnings:
-                console.print(f"[yellow]warning[/]: {f.path}: {warning}")
+                console.print(f"[yellow]warning[/]: {escape(f.path)}: {escape(warning)}")
             if f.error:
-                console.print(f"[red]error[/]: {f.error}")
+                console.print(f"[red]error[/]: {escape(f.error)}")
         for warning in self.warnings:
-            console.print(f"[yellow]warning[/]: {warning}")
+            console.print(f"[yellow]warning[/]: {escape(warning)}")
         if self.interrupted:
             console.print("[red]interrupted[/]: every file is either as it was or fully converted")

@@ -308,3 +308,10 @@ def test_open_hazards_are_reported_and_shimmed_apis_are_not(tmp_path: Path) -> N
     assert {"PL002", "PL003"} <= rules  # 64-bit ballot kept in 32 bits, __popc on it: still open
     assert not any(f["category"] == "unsupported-api" for f in report["findings"])  # the shim provides them
     assert "open hazards for gfx942" in proc.stderr.decode()
+
+
+def test_brackets_in_reported_text_are_shown_as_written(tmp_path: Path) -> None:
+    src = tmp_path / "x.cu"
+    src.write_bytes(b"#define S(i) s[i]\nvoid f() { cudaFrobnicate(1); }\n")
+    proc = porter("convert", src, "--check", "--rocm", "[bold]x")
+    assert "[bold]x" in proc.stderr.decode()  # an error message is not read as rich markup
