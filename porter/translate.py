@@ -86,6 +86,7 @@ class _Translation:
         self._defined: set[str] | None = None  # names this file defines, collected on first need
         self._aliases: dict[str, str] | None = None  # namespace cg = cooperative_groups;
         self._reported: set[tuple[str, int]] = set()
+        self._user_defined_cache: dict[str, bool] = {}
 
     @functools.cached_property
     def lines(self) -> _Lines:
@@ -95,11 +96,9 @@ class _Translation:
     def run(self) -> TranslationResult:
         candidates = self._candidates()
         wants_launch = self.options.launch_syntax is LaunchSyntax.HIP and b"<<<" in self.source
-        has_include = self._has_include_to_rewrite()
-        has_asm = ASM_KEYWORD.search(self.source) is not None
-        may_need_fix = self.options.hazard_fixes and MAY_NEED_FIX.search(self.source) is not None
-        if not (candidates or wants_launch or has_include or has_asm or may_need_fix):
-            return self.result  # nothing CUDA here: skip the parse entirely
+        if not (candidates or wants_launch or self._has_include_to_rewrite() or ASM_KEYWORD.search(self.source)
+                or (self.options.hazard_fixes and MAY_NEED_FIX.search(self.source))):
+            return self.result  # nothing CUDA here: skip the parse entirely (cheapest checks first)
         if len(self.source) > HUGE_FILE_BYTES:
             self.result.warnings.append(
                 f"file is {len(self.source) // (1024 * 1024)} MiB: translated lexically without a syntax tree"
@@ -152,6 +151,12 @@ class _Translation:
     # -- context ------------------------------------------------------------------------------------------
     def _is_user_defined(self, name: str) -> bool:
         """Names the project defines itself (macros, functions, types) are the user's, not CUDA's."""
+        known = self._user_defined_cache.get(name)
+        if known is None:
+            known = self._user_defined_cache[name] = self._find_user_definition(name)
+        return known
+
+    def _find_user_definition(self, name: str) -> bool:
         if name in self.options.user_symbols:
             return True
         if re.search(rb"^[ \t]*#[ \t]*define[ \t]+" + name.encode() + rb"\b", self.source, re.MULTILINE):
