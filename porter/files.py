@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from porter.buildfiles import is_build_file
+
 SOURCE_SUFFIXES = frozenset({".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hxx", ".inl", ".hip"})
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", ".porter"})
 STATE_DIR = ".porter"  # porter's own state in an output tree: manifest, report, transcript, backups, review state
@@ -52,16 +54,7 @@ class TreeEntry:
     link_target: str | None = None  # for symlinks that stay inside the tree: the link text to recreate
 
 
-BUILD_FILE_NAMES = frozenset({"CMakeLists.txt", "Makefile", "makefile", "GNUmakefile"})
-
-
 def classify(rel: str) -> FileKind:
-    try:
-        from porter.buildfiles import is_build_file
-    except ImportError:  # pragma: no cover - while the build-file translator is being written
-        def is_build_file(rel: str) -> bool:
-            return Path(rel).name in BUILD_FILE_NAMES or rel.endswith(".cmake")
-
     if is_build_file(rel):
         return FileKind.BUILD
     return FileKind.SOURCE if Path(rel).suffix.lower() in SOURCE_SUFFIXES else FileKind.OTHER
