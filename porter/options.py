@@ -49,6 +49,8 @@ class TranslateOptions:
     # base names of the headers the project itself contains: never reported as unknown CUDA headers
     local_headers: frozenset[str] = frozenset()
     hazard_fixes: bool = True  # apply the safe mechanical hazard fixes (porter.scan.fixes)
+    # parse every file whole; by default tree-sitter parses only the pieces whose meaning needs the grammar
+    full_parse: bool = False
 
 
 @dataclass(frozen=True)

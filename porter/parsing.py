@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import threading
 from importlib import resources
 
@@ -23,6 +24,24 @@ def parser() -> tree_sitter.Parser:
 
 def parse(source: bytes) -> tree_sitter.Tree:
     return parser().parse(source)
+
+
+def parse_ranges(source: bytes, ranges: list[tuple[int, int, tuple[int, int], tuple[int, int]]]) -> tree_sitter.Tree:
+    """Parse only the given (start byte, end byte, start point, end point) ranges of `source`, as if they were one
+    text; nodes keep their offsets in the whole source. The ranges must be sorted and must not overlap."""
+    p = parser()
+    p.included_ranges = [tree_sitter.Range(sp, ep, s, e) for s, e, sp, ep in ranges]
+    try:
+        return p.parse(source)
+    finally:
+        p.included_ranges = [tree_sitter.Range((0, 0), (0xFFFFFFFF, 0xFFFFFFFF), 0, 0xFFFFFFFF)]
+
+
+@functools.cache
+def keywords() -> frozenset[bytes]:
+    """Identifier-shaped tokens the grammar treats as keywords (`__global__`, `__grid_constant__`, `asm`...)."""
+    names = (LANGUAGE.node_kind_for_id(i) for i in range(LANGUAGE.node_kind_count) if not LANGUAGE.node_kind_is_named(i))
+    return frozenset(n.encode() for n in names if n and re.fullmatch(r"[A-Za-z_]\w*", n))
 
 
 @functools.cache

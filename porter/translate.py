@@ -1,13 +1,21 @@
 """The deterministic CUDA→HIP translator: `translate(source, options) -> TranslationResult`.
 
-Pure: bytes in, bytes and facts out; no file system access. Identifiers are found with a fast lexical pass, then
-each candidate is checked against the tree-sitter tree (so comments, string literals and struct members are left
-alone) and edited by byte range, which keeps layout, comments and unrelated bytes exactly as they were — including
-bytes that are not valid UTF-8 and CRLF line endings.
+Pure: bytes in, bytes and facts out; no file system access. Identifiers are found with a fast lexical pass and
+edited by byte range, which keeps layout, comments and unrelated bytes exactly as they were — including bytes that
+are not valid UTF-8 and CRLF line endings.
+
+Which identifiers are code (not a comment, a literal, a member or a macro's own name) is decided by the tree-sitter
+tree wherever the grammar can see more than the tokens: class bodies and constructor initializers (member names),
+the arguments of `cudaMemcpyToSymbol` and friends, `<<<>>>` launches being rewritten, and every function the hazard
+fixes look at. tree-sitter parses just those top-level pieces (`Parser.included_ranges`, so node offsets stay file
+offsets) plus the file's directives and declarations; elsewhere the tokens decide (porter.lexing), which is where
+the grammar would decide the same. Files whose braces do not balance are parsed whole. `full_parse` parses every
+file whole; tests hold both ways to the same output.
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Iterator
@@ -16,6 +24,7 @@ from dataclasses import dataclass
 import tree_sitter
 
 from porter import parsing
+from porter.lexing import Layout, LineIndex, PieceKind
 from porter.mapping import CUDA_LOOKING, ApiMap, load_api_map
 from porter.options import (
     Conversion,
@@ -28,11 +37,10 @@ from porter.options import (
 from porter.scan.fixes import MAY_NEED_FIX, hazard_fix_edits
 
 IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
-# comments and string/char literals, for the parts of a file tree-sitter hands us as raw text (macro bodies, ERROR nodes)
-LEXICAL_SKIP = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)
 INCLUDE_HINT = re.compile(rb"^[ \t]*#[ \t]*include", re.MULTILINE)
 INCLUDE_PATH = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*(<[^>\n]*>|"[^"\n]*")', re.MULTILINE)
 ASM_KEYWORD = re.compile(rb"(?<![A-Za-z0-9_])(?:asm|__asm__|__asm)(?![A-Za-z0-9_])")
+ASM_STATEMENT = re.compile(rb"\s*(?:(?:volatile|__volatile__|inline|goto)\b\s*)*\(")
 CUDA_LOOKING_BYTES = re.compile(CUDA_LOOKING.pattern.encode())
 # the `a::b::` right before an identifier (the search window ends at the identifier)
 QUALIFIER = re.compile(rb"(?<![A-Za-z0-9_:])((?:[A-Za-z_][A-Za-z0-9_]*\s*::\s*)+)$")
@@ -54,22 +62,6 @@ class Edit:
     text: bytes
 
 
-class _Lines:
-    """Byte offset -> 1-based line/column, by binary search over line starts."""
-
-    def __init__(self, source: bytes) -> None:
-        import bisect
-
-        self._bisect = bisect.bisect_right
-        self._starts = [0, *(m.end() for m in re.finditer(rb"\n", source))]
-
-    def line(self, offset: int) -> int:
-        return self._bisect(self._starts, offset)
-
-    def column(self, offset: int) -> int:
-        return offset - self._starts[self.line(offset) - 1] + 1
-
-
 def translate(source: bytes, options: TranslateOptions | None = None, api_map: ApiMap | None = None) -> TranslationResult:
     options = options or TranslateOptions()
     return _Translation(source, options, api_map or load_api_map()).run()
@@ -83,45 +75,111 @@ class _Translation:
         self.edits: list[Edit] = []
         self.result = TranslationResult(output=source)
         self.tree: tree_sitter.Tree | None = None
+        # the byte ranges self.tree covers (sorted): there the tree decides, elsewhere the tokens
+        self._parsed_starts: list[int] = []
+        self._parsed_ends: list[int] = []
         self._defined: set[str] | None = None  # names this file defines, collected on first need
         self._aliases: dict[str, str] | None = None  # namespace cg = cooperative_groups;
         self._reported: set[tuple[str, int]] = set()
         self._user_defined_cache: dict[str, bool] = {}
 
     @functools.cached_property
-    def lines(self) -> _Lines:
-        return _Lines(self.source)  # only files with something to report pay for the line index
+    def lines(self) -> LineIndex:
+        return LineIndex(self.source)  # only files with something to report pay for the line index
+
+    @functools.cached_property
+    def layout(self) -> Layout:
+        return Layout(self.source)
 
     # -- driver -------------------------------------------------------------------------------------------
     def run(self) -> TranslationResult:
         candidates = self._candidates()
         wants_launch = self.options.launch_syntax is LaunchSyntax.HIP and b"<<<" in self.source
-        if not (candidates or wants_launch or self._has_include_to_rewrite() or ASM_KEYWORD.search(self.source)
-                or (self.options.hazard_fixes and MAY_NEED_FIX.search(self.source))):
+        wants_fixes = self.options.hazard_fixes and MAY_NEED_FIX.search(self.source) is not None
+        if not (candidates or wants_launch or wants_fixes or self._has_include_to_rewrite()
+                or ASM_KEYWORD.search(self.source)):
             return self.result  # nothing CUDA here: skip the parse entirely (cheapest checks first)
         if len(self.source) > HUGE_FILE_BYTES:
             self.result.warnings.append(
                 f"file is {len(self.source) // (1024 * 1024)} MiB: translated lexically without a syntax tree"
             )
         else:
-            self.tree = parsing.parse(self.source)
-            if self.tree.root_node.has_error:
-                lines = parsing.error_lines(self.tree, limit=5)
-                self.result.warnings.append(
-                    "tree-sitter could not parse part of this file (lines "
-                    + ", ".join(map(str, lines))
-                    + "); translated those parts lexically (best effort)"
-                )
-            self._includes()
-            if wants_launch:
-                self._launches()
-            self._inline_asm()
+            self._parse(candidates, wants_launch, wants_fixes)
+        self._includes()
+        self._inline_asm()
+        if wants_launch:
+            self._launches()
+        if wants_fixes:
             self._hazard_fixes()
         self._identifiers(candidates)
         self.result.output = self._apply()
         self.result.conversions.sort(key=lambda c: c.line)
         self.result.unconverted.sort(key=lambda u: (u.line, u.column))
         return self.result
+
+    def _parse(self, candidates: list[tuple[int, int, str]], wants_launch: bool, wants_fixes: bool) -> None:
+        """Parse the pieces whose meaning needs the grammar (all of the file when its braces do not balance)."""
+        pieces = None if self.options.full_parse else self.layout.pieces
+        if pieces is None:
+            self.tree = parsing.parse(self.source)
+            self._parsed_starts, self._parsed_ends = [0], [len(self.source)]
+        else:
+            ranges = self._ranges_to_parse(pieces, candidates, wants_launch, wants_fixes)
+            if not ranges:
+                return
+            lines = self.lines
+            self.tree = parsing.parse_ranges(
+                self.source, [(s, e, lines.point(s), lines.point(e)) for s, e in ranges]
+            )
+            self._parsed_starts = [s for s, _ in ranges]
+            self._parsed_ends = [e for _, e in ranges]
+        if self.tree.root_node.has_error:
+            error_lines = parsing.error_lines(self.tree, limit=5)
+            self.result.warnings.append(
+                "tree-sitter could not parse part of this file (lines "
+                + ", ".join(map(str, error_lines))
+                + "); translated those parts lexically (best effort)"
+            )
+
+    def _ranges_to_parse(self, pieces: list, candidates: list[tuple[int, int, str]], wants_launch: bool,
+                         wants_fixes: bool) -> list[tuple[int, int]]:
+        """The byte ranges to parse: every piece that needs the tree, plus — when the hazard fixes run, since
+        they evaluate constants and macros — the file's directives, scopes and declarations."""
+        layout, source = self.layout, self.source
+        symbol_args = self.map.symbol_args
+        starts = [c[0] for c in candidates]
+        needed: list[tuple[int, int]] = []
+        any_needed = False
+        for piece in pieces:
+            s, e = piece.start, piece.end
+            if piece.kind in (PieceKind.DIRECTIVE, PieceKind.SCOPE, PieceKind.DECLARATION):
+                needed.append((s, e))  # the frame around parsed pieces: cheap, and what constants come from
+                continue
+            lo, hi = bisect.bisect_left(starts, s), bisect.bisect_left(starts, e)
+            if (
+                (lo < hi and layout.member_context(s, e))
+                or any(candidates[i][2] in symbol_args for i in range(lo, hi))
+                or (wants_launch and source.find(b"<<<", s, e) >= 0)
+                or (wants_fixes and MAY_NEED_FIX.search(source, s, e) is not None)
+            ):
+                needed.append((s, e))
+                any_needed = True
+            elif wants_fixes and piece.kind is PieceKind.DATA and not layout.member_context(s, e):
+                needed.append((s, e))  # enums and initializers: constants the fixes may evaluate
+        if not any_needed:
+            return []
+        merged: list[tuple[int, int]] = []
+        for s, e in needed:
+            if merged and merged[-1][1] == s:
+                merged[-1] = (merged[-1][0], e)
+            else:
+                merged.append((s, e))
+        return merged
+
+    def _parsed(self, offset: int) -> bool:
+        """Whether the tree covers `offset` (there the tree decides)."""
+        i = bisect.bisect_right(self._parsed_starts, offset) - 1
+        return i >= 0 and offset < self._parsed_ends[i]
 
     def _has_include_to_rewrite(self) -> bool:
         """An #include of a CUDA header (or of a renamed file): decided on the text, before any parse."""
@@ -163,25 +221,18 @@ class _Translation:
             return True  # the common case (CUDA_CHECK-style macros), found without a tree query
         if self._defined is None:
             self._defined = set()
-            if self.tree is not None:
-                for _, nodes in parsing.matches(parsing.load_query("definitions"), self.tree.root_node):
+            if len(self.source) <= HUGE_FILE_BYTES:
+                # definitions can be anywhere in the file: this query needs all of it parsed
+                whole = self.tree if self._parsed_starts == [0] and self._parsed_ends == [len(self.source)] else None
+                root = (whole or parsing.parse(self.source)).root_node
+                for _, nodes in parsing.matches(parsing.load_query("definitions"), root):
                     self._defined.update(n.text.decode("utf-8", "replace") for n in nodes.get("name", []))
         return name in self._defined
 
-    def _in_lexical_skip(self, text_start: int, text: bytes, offset: int) -> bool:
-        for m in LEXICAL_SKIP.finditer(text):
-            if text_start + m.start() <= offset < text_start + m.end():
-                return True
-            if text_start + m.start() > offset:
-                break
-        return False
-
     def _is_code(self, start: int, end: int) -> bool:
-        """True when the identifier at [start, end) is code (not a comment, string or struct member)."""
-        if self.tree is None:
-            line_start = self.source.rfind(b"\n", 0, start) + 1
-            # without a tree, look back only as far as the line start (block comments across lines are rare in huge files)
-            return not self._in_lexical_skip(line_start, self.source[line_start:end], start)
+        """True when the identifier at [start, end) is code (not a comment, string, member or macro name)."""
+        if not self._parsed(start):
+            return self._is_code_by_tokens(start, end)
         node = self.tree.root_node.descendant_for_byte_range(start, end)
         if node is None:
             return True
@@ -192,9 +243,14 @@ class _Translation:
             parent = node.parent
             return not (parent is not None and parent.type in DEFINITION_PARENTS and parent.child_by_field_name("name") == node)
         if kind in ("preproc_arg", "ERROR") or node.is_error or node.has_error:
-            return not self._in_lexical_skip(node.start_byte, node.text, start)
-        # a keyword-like token the grammar knows (e.g. __global__): leave it
+            return self._is_code_by_tokens(start, end)  # macro bodies and what tree-sitter could not parse
+        # a keyword-like token the grammar knows (e.g. __grid_constant__): leave it
         return kind == "identifier"
+
+    def _is_code_by_tokens(self, start: int, end: int) -> bool:
+        layout = self.layout
+        return not (layout.in_comment_or_literal(start) or layout.is_member(start) or layout.is_define_name(start)
+                    or self.source[start:end] in parsing.keywords())
 
     # -- identifiers --------------------------------------------------------------------------------------
     def _identifiers(self, candidates: list[tuple[int, int, str]]) -> None:
@@ -271,11 +327,7 @@ class _Translation:
 
     def _is_defined_test(self, start: int, end: int) -> bool:
         """`#ifdef X`, `#ifndef X`, `defined(X)`: only whether X is defined matters."""
-        if self.tree is None:
-            return False
-        node = self.tree.root_node.descendant_for_byte_range(start, end)
-        parent = node.parent if node is not None else None
-        return parent is not None and parent.type in ("preproc_defined", "preproc_ifdef")
+        return self.layout.is_defined_test(start)
 
     def _is_namespace_use(self, start: int, end: int) -> bool:
         """`cub::X`, `namespace cub = ...`, `using namespace cub;` — not a variable that happens to be called cub."""
@@ -287,8 +339,8 @@ class _Translation:
 
     def _wrap_symbol_argument(self, start: int, end: int, index: int) -> None:
         """cudaMemcpyToSymbol(sym, ...) -> hipMemcpyToSymbol(HIP_SYMBOL(sym), ...)."""
-        if self.tree is None:
-            return
+        if self.tree is None or not self._parsed(start):
+            return  # a macro body, or a file too big to parse
         node = self.tree.root_node.descendant_for_byte_range(start, end)
         call = node.parent if node is not None else None
         while call is not None and call.type == "qualified_identifier":
@@ -314,33 +366,28 @@ class _Translation:
 
     # -- includes -----------------------------------------------------------------------------------------
     def _includes(self) -> None:
-        assert self.tree is not None
+        """`#include <cuda_runtime.h>` -> `#include <hip/hip_runtime.h>`; a directive is a line of tokens, so the
+        layout finds it (not inside a comment) and the path is edited between its delimiters."""
         renamed = dict(self.options.renamed)
+        layout = self.layout
         for m in INCLUDE_PATH.finditer(self.source):
-            node = self.tree.root_node.descendant_for_byte_range(m.start(1), m.end(1))
-            if node is not None and node.type == "string_content":
-                node = node.parent
-            if node is None or node.type not in ("system_lib_string", "string_literal"):
-                continue  # inside a comment, or something tree-sitter did not see as an include
-            if node.parent is None or node.parent.type != "preproc_include":
-                continue
-            raw = node.text
-            if len(raw) < 2 or raw[:1] not in (b"<", b'"'):
-                continue  # a macro include: #include MY_HEADER
-            path = raw[1:-1].decode("utf-8", "replace")
+            if layout.in_comment_or_literal(m.start(1) - 1) or layout.in_comment_or_literal(m.start()):
+                continue  # inside a block comment
+            start, end = m.span(1)
+            path = self.source[start + 1 : end - 1].decode("utf-8", "replace")
             new = renamed.get(path) or self._renamed_by_basename(path, renamed)
             if new is not None:
-                self._replace_include(node, raw, new, "rename", path)
+                self._replace_include(start, end, new, "rename", path)
                 continue
             entry = self.map.header(path)
             if entry is None:
                 if self._looks_like_cuda_header(path) and not self._is_local_header(path):
-                    self._unconverted(path, node.start_byte, Reason.NOT_MAPPED, "header", "no HIP header known for this CUDA header")
+                    self._unconverted(path, start, Reason.NOT_MAPPED, "header", "no HIP header known for this CUDA header")
                 continue
             if entry.unsupported is not None:
-                self._unconverted(path, node.start_byte, Reason.NO_HIP_EQUIVALENT, entry.family, entry.unsupported)
+                self._unconverted(path, start, Reason.NO_HIP_EQUIVALENT, entry.family, entry.unsupported)
             elif entry.hip and entry.hip != path:
-                self._replace_include(node, raw, entry.hip, "header", path)
+                self._replace_include(start, end, entry.hip, "header", path)
 
     @staticmethod
     def _looks_like_cuda_header(path: str) -> bool:
@@ -360,14 +407,17 @@ class _Translation:
             return None
         return f"{head}/{new.rpartition('/')[2]}" if head else new.rpartition("/")[2]
 
-    def _replace_include(self, node: tree_sitter.Node, raw: bytes, new: str, family: str, old: str) -> None:
-        self.edits.append(Edit(node.start_byte + 1, node.end_byte - 1, new.encode()))
-        self.result.conversions.append(Conversion(family, old, new, self.lines.line(node.start_byte)))
+    def _replace_include(self, start: int, end: int, new: str, family: str, old: str) -> None:
+        self.edits.append(Edit(start + 1, end - 1, new.encode()))
+        self.result.conversions.append(Conversion(family, old, new, self.lines.line(start)))
 
     # -- kernel launches ----------------------------------------------------------------------------------
     def _launches(self) -> None:
         """kernel<<<g, b, shm, s>>>(args) -> hipLaunchKernelGGL(kernel, dim3(g), dim3(b), shm, s, args)."""
-        assert self.tree is not None
+        if self.tree is None:
+            self._unconverted("<<<>>>", self.source.find(b"<<<"), Reason.NEEDS_AGENT, "launch",
+                              "file too big to parse: launches were left as <<<>>>")
+            return
         for node in self._nodes_at(re.finditer(rb"<<<", self.source), "kernel_call_syntax"):
             call = node.parent
             if call is None or call.type != "call_expression":
@@ -398,9 +448,11 @@ class _Translation:
 
     # -- what needs a person or the agent -----------------------------------------------------------------
     def _inline_asm(self) -> None:
-        assert self.tree is not None
-        for node in self._nodes_at(ASM_KEYWORD.finditer(self.source), "gnu_asm_expression"):
-            self._unconverted("asm", node.start_byte, Reason.NEEDS_AGENT, "inline-asm",
+        layout = self.layout
+        for m in ASM_KEYWORD.finditer(self.source):
+            if layout.in_comment_or_literal(m.start()) or not ASM_STATEMENT.match(self.source, m.end()):
+                continue
+            self._unconverted("asm", m.start(), Reason.NEEDS_AGENT, "inline-asm",
                               "inline PTX has no HIP translation: rewrite with HIP intrinsics or __builtin_amdgcn_*")
 
     def _nodes_at(self, found: Iterator[re.Match], node_type: str) -> Iterator[tree_sitter.Node]:
@@ -408,6 +460,8 @@ class _Translation:
         assert self.tree is not None
         seen: set[int] = set()
         for m in found:
+            if not self._parsed(m.start()):
+                continue
             node = self.tree.root_node.descendant_for_byte_range(m.start(), m.end())
             while node is not None and node.type != node_type:
                 node = node.parent
@@ -420,13 +474,20 @@ class _Translation:
 
         Their patterns (masks, lane arithmetic, shuffle loops, clocks) read the same in CUDA and in HIP.
         """
-        if not self.options.hazard_fixes or self.tree is None:
+        if self.tree is None:
             return
         from porter.targets import resolve_target
 
+        partial = self._parsed_starts != [0] or self._parsed_ends != [len(self.source)]
         for fix in hazard_fix_edits(self.source, self.tree, resolve_target(self.options.target), self.options.rocm):
+            if partial and fix.before.startswith("#define") and not self._only_parsed_uses(fix.before.split()[1]):
+                continue  # a mask macro also used where the tree did not look: widening it may not be safe
             self.edits.append(Edit(fix.start, fix.end, fix.new.encode()))
             self.result.conversions.append(Conversion("hazard-fix", fix.before, fix.after, fix.line))
+
+    def _only_parsed_uses(self, name: str) -> bool:
+        uses = re.finditer(rb"(?<![A-Za-z0-9_])" + re.escape(name.encode()) + rb"(?![A-Za-z0-9_])", self.layout.code)
+        return all(self._parsed(m.start()) for m in uses)
 
     # -- output -------------------------------------------------------------------------------------------
     def _apply(self) -> bytes:
