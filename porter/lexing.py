@@ -14,27 +14,31 @@ import functools
 import re
 from dataclasses import dataclass
 
-# comments, raw strings, string literals and character literals; a character literal must not follow a hex digit
-# (C++14 digit separators: 1'000'000) and is at most a few characters long
+# comments, raw strings, string literals and character literals. Every branch starts with a literal character, so
+# the regex engine skips ahead at C speed. A character literal must not follow a hex digit (C++14 digit separators:
+# 1'000'000) and is at most a few characters long; a raw string's u8/L/u/U prefix stays outside the span.
 SKIPPABLE = re.compile(
-    rb"//(?:\\\r?\n|[^\n])*"
-    rb"|/\*.*?(?:\*/|\Z)"
-    rb'|(?<![A-Za-z0-9_])(?:u8|u|U|L)?R"([^()\\\s"]{0,16})\(.*?\)\1"'
-    rb'|"(?:\\.|[^"\\\n])*"'
-    rb"|(?<![0-9A-Fa-f_])'(?:\\.|[^'\\\n]){1,8}'",
+    rb"/(?:/(?:\\\r?\n|[^\n])*|\*.*?(?:\*/|\Z))"
+    + rb'|R"([^()\\\s"]{0,16})\(.*?\)\1"'
+    + rb'|"(?:\\.|[^"\\\n])*"'
+    + rb"|'(?<![0-9A-Fa-f_]')(?:\\.|[^'\\\n]){1,8}'",
     re.DOTALL,
 )
-# a preprocessor directive (with continuation lines) or a brace, on the text with comments and literals blanked
-EVENTS = re.compile(rb"^[ \t]*#(?:\\\r?\n|[^\n])*|[{}]", re.MULTILINE)
-SYSTEM_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include(?:_next)?[ \t]*(<[^>\n]*>)", re.MULTILINE)
-DIRECTIVE = re.compile(rb"^[ \t]*#(?:\\\r?\n|[^\n])*", re.MULTILINE)
+# a preprocessor directive with its continuation lines, found from the newline before it (a file's first line is
+# looked at separately); on the text with comments and literals blanked
+DIRECTIVE = re.compile(rb"\n[ \t]*#(?:\\\r?\n|[^\n])*")
+FIRST_DIRECTIVE = re.compile(rb"[ \t]*#(?:\\\r?\n|[^\n])*")
+SYSTEM_INCLUDE = re.compile(rb"[ \t]*#[ \t]*include(?:_next)?[ \t]*(<[^>\n]*>)")
+BRACE = re.compile(rb"[{}]")
+DEFINE_NAME = re.compile(rb"[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*)")
 # a scope whose braces hold top-level items: namespace x {, namespace {, extern "C" {  (literals are blanked)
 TRANSPARENT_OPENER = re.compile(rb'(?:\bnamespace(?:\s+[A-Za-z_][\w:\s]*)?|\bextern\s*"\s*")\s*$')
 CLASS_HEAD = re.compile(rb"\b(?:struct|class|union|enum)\b")
 # what makes a name a member the tokens cannot see: class bodies (member declarations) and constructor
 # initializer lists (`) : member(x)`); a ternary's `) :` also matches, which only costs a parse
-MEMBER_CONTEXT = re.compile(rb"\b(?:struct|class|union)\b|\)\s*:(?!:)")
-DEFINE_BEFORE = re.compile(rb"#[ \t]*define[ \t]+$")
+MEMBER_CONTEXT = re.compile(  # each branch starts with a literal byte (fast scanning); lookbehinds give the \b
+    rb"s(?<![A-Za-z0-9_]s)truct\b|c(?<![A-Za-z0-9_]c)lass\b|u(?<![A-Za-z0-9_]u)nion\b|\)\s*:(?!:)"
+)
 DEFINED_TEST_BEFORE = re.compile(rb"(?:^[ \t]*#[ \t]*(?:ifdef|ifndef|elifdef|elifndef)[ \t]+|\bdefined[ \t]*\(?[ \t]*)$",
                                  re.MULTILINE)
 
@@ -55,27 +59,49 @@ class Piece:
 
 
 class Layout:
-    """Comments, literals and top-level pieces of one source file."""
+    """Comments, literals, directives and top-level pieces of one source file."""
 
     def __init__(self, source: bytes) -> None:
         self.source = source
-        starts, ends, pieces, pos = [], [], [], 0
+        starts, ends, parts, pos = [], [], [], 0
         for m in SKIPPABLE.finditer(source):
             s, e = m.span()
             starts.append(s)
             ends.append(e)
-            pieces.append(source[pos:s])
+            parts.append(source[pos:s])
             # keep a literal's quotes (extern "C" stays recognisable), blank everything inside; comments blank whole
-            pieces.append(b" " * (e - s) if source[s] == 47 else source[s:s + 1] + b" " * (e - s - 2) + source[e - 1:e])
+            parts.append(b" " * (e - s) if source[s] == 47 else source[s:s + 1] + b" " * (e - s - 2) + source[e - 1:e])
             pos = e
-        pieces.append(source[pos:])
+        parts.append(source[pos:])
         # comments and literals blanked to spaces, same length: braces and directives can be found with regexes
-        self.code = b"".join(pieces) if starts else source
-        for m in SYSTEM_INCLUDE.finditer(self.code):  # <path> of an #include is a literal too
-            i = bisect.bisect_left(starts, m.start(1))
-            starts.insert(i, m.start(1))
-            ends.insert(i, m.end(1))
+        self.code = b"".join(parts) if starts else source
         self._skip_starts, self._skip_ends = starts, ends
+        if b"include" in self.code:
+            for s, e in self.directive_spans:  # the <path> of an #include is a literal too
+                m = SYSTEM_INCLUDE.match(self.code, s, e)
+                if m is not None:
+                    i = bisect.bisect_left(starts, m.start(1))
+                    starts.insert(i, m.start(1))
+                    ends.insert(i, m.end(1))
+
+    @functools.cached_property
+    def directive_spans(self) -> list[tuple[int, int]]:
+        """(start, end) of every preprocessor directive line, continuations included."""
+        code = self.code
+        if b"#" not in code:
+            return []
+        first = FIRST_DIRECTIVE.match(code)
+        return ([first.span()] if first else []) + [(m.start() + 1, m.end()) for m in DIRECTIVE.finditer(code)]
+
+    @functools.cached_property
+    def _define_names(self) -> frozenset[int]:
+        """Offsets of the names that `#define` lines define."""
+        out = set()
+        for s, e in self.directive_spans:
+            m = DEFINE_NAME.match(self.code, s, e)
+            if m is not None:
+                out.add(m.start(1))
+        return frozenset(out)
 
     # -- what the tokens decide ---------------------------------------------------------------------------
     def in_comment_or_literal(self, offset: int) -> bool:
@@ -84,27 +110,29 @@ class Layout:
 
     def is_member(self, start: int) -> bool:
         """`x.name`, `p->name`, `.name = v`: the previous token is `.` or `->`."""
-        before = self.code[max(0, start - 64) : start].rstrip()
+        code = self.code
+        if start == 0 or code[start - 1] not in _MEMBER_OR_SPACE:
+            return False  # the common case: decided by one byte
+        window = max(0, start - 64)
+        before = code[window:start].rstrip()
         if not ((before.endswith(b".") and not before.endswith(b"..")) or before.endswith(b"->")):
             return False
-        if b"\n" not in self.code[start - (64 if start >= 64 else start) + len(before) : start]:
+        dot = window + len(before) - 1
+        if b"\n" not in code[dot:start]:
             return True
         # the `.` ends an earlier line: a member only when that line is not a directive (tokens do not cross one)
-        dot = start - (64 if start >= 64 else start) + len(before) - 1
-        line = self.code[self.code.rfind(b"\n", 0, dot) + 1 : dot]
-        return not line.lstrip().startswith(b"#")
+        return not code[code.rfind(b"\n", 0, dot) + 1 : dot].lstrip().startswith(b"#")
 
     def is_define_name(self, start: int) -> bool:
-        return DEFINE_BEFORE.search(self.code, max(0, start - 64), start) is not None
+        return start in self._define_names
 
     def is_defined_test(self, start: int) -> bool:
         """`#ifdef X`, `#ifndef X`, `defined(X)`: only whether X is defined matters."""
         line_start = self.code.rfind(b"\n", 0, start) + 1
         return DEFINED_TEST_BEFORE.search(self.code, line_start, start) is not None
 
-    @functools.cached_property
-    def directive_spans(self) -> list[tuple[int, int]]:
-        return [m.span() for m in DIRECTIVE.finditer(self.code)]
+    def member_context(self, start: int, end: int) -> bool:
+        return MEMBER_CONTEXT.search(self.code, start, end) is not None
 
     # -- top-level pieces ---------------------------------------------------------------------------------
     @functools.cached_property
@@ -112,76 +140,90 @@ class Layout:
         """The file's top-level pieces in order, covering it exactly; None when the braces do not balance
         (macros that open scopes, conditional braces): then only a full parse can say what the file means."""
         code = self.code
+        directives = self.directive_spans
+        if directives:  # braces inside directives (`#define BEGIN {`) are not the file's structure
+            parts, pos = [], 0
+            for s, e in directives:
+                parts += [code[pos:s], b" " * (e - s)]
+                pos = e
+            parts.append(code[pos:])
+            structure = b"".join(parts)
+        else:
+            structure = code
+        directive_starts = [s for s, _ in directives]
         out: list[Piece] = []
         start = 0  # start of the piece being gathered
         scopes: list[bool] = []  # one per open brace: True for a transparent scope (namespace, extern "C")
         depth = 0  # open non-transparent braces
         kind = PieceKind.DATA
 
-        def declaration(end: int) -> None:
-            if end > start:
-                out.append(Piece(start, end, PieceKind.DECLARATION))
+        def gap(end: int, item: bool = True) -> int:
+            """Top-level text in [start, end): declarations and directives, up to the head of the item that starts
+            at `end` (a directive inside a head, `template <...>` / `#ifdef X` / `__device__`, stays in the item)."""
+            pos = start
+            semi = structure.rfind(b";", pos, end)
+            head = semi + 1 if semi >= 0 else pos
+            for i in range(bisect.bisect_left(directive_starts, pos), bisect.bisect_left(directive_starts, end)):
+                s, e = directives[i]
+                if item and s >= head and structure[head:s].strip():
+                    break
+                if s > pos:
+                    out.append(Piece(pos, s, PieceKind.DECLARATION))
+                out.append(Piece(s, e, PieceKind.DIRECTIVE))
+                pos = e
+                head = max(head, e)
+            if item and head > pos:
+                out.append(Piece(pos, head, PieceKind.DECLARATION))  # globals before the item
+                pos = head
+            return pos
 
-        for m in EVENTS.finditer(code):
+        for m in BRACE.finditer(structure):
             at = m.start()
-            first = code[at]
-            if first in (123, 125) and m.end() - at == 1:  # { or }
-                if first == 123:
-                    if depth == 0:
-                        head = code[start:at]
-                        if TRANSPARENT_OPENER.search(head):
-                            semi = code.rfind(b";", start, at)
-                            if semi >= 0:
-                                declaration(semi + 1)
-                                start = semi + 1
-                            out.append(Piece(start, at + 1, PieceKind.SCOPE))
-                            start = at + 1
-                            scopes.append(True)
-                            continue
-                        semi = code.rfind(b";", start, at)
-                        if semi >= 0:  # globals before the item are pieces of their own
-                            declaration(semi + 1)
-                            start = semi + 1
-                            head = code[start:at]
-                        paren = head.find(b"(")
-                        if CLASS_HEAD.search(head, 0, paren if paren >= 0 else len(head)) or paren < 0 \
-                                or head.rstrip().endswith(b"="):
-                            kind = PieceKind.DATA
-                        else:
-                            kind = PieceKind.FUNCTION
-                    scopes.append(False)
-                    depth += 1
-                    continue
-                if not scopes:
-                    return None  # a } that closes nothing
-                if scopes.pop():
-                    declaration(at)
-                    out.append(Piece(at, at + 1, PieceKind.SCOPE))
-                    start = at + 1
-                    continue
-                depth -= 1
+            if structure[at] == 123:  # {
                 if depth == 0:
-                    end = at + 1
-                    if kind is PieceKind.DATA:  # `struct S {...} s;`, `int a[] = {...};`: the declaration ends at ;
-                        semi = code.find(b";", end)
-                        if semi >= 0 and not any(c in code[end:semi] for c in (b"{", b"}", b"#")):
-                            end = semi + 1
-                    out.append(Piece(start, end, kind))
-                    start = end
+                    start = gap(at)
+                    head = structure[start:at]
+                    if TRANSPARENT_OPENER.search(head):
+                        out.append(Piece(start, at + 1, PieceKind.SCOPE))
+                        start = at + 1
+                        scopes.append(True)
+                        continue
+                    paren = head.find(b"(")
+                    if paren < 0 or CLASS_HEAD.search(head, 0, paren) or head.rstrip().endswith(b"="):
+                        kind = PieceKind.DATA
+                    else:
+                        kind = PieceKind.FUNCTION
+                scopes.append(False)
+                depth += 1
                 continue
-            # a preprocessor directive
+            if not scopes:
+                return None  # a } that closes nothing
+            if scopes.pop():
+                start = gap(at, item=False)
+                if at > start:
+                    out.append(Piece(start, at, PieceKind.DECLARATION))
+                out.append(Piece(at, at + 1, PieceKind.SCOPE))
+                start = at + 1
+                continue
+            depth -= 1
             if depth == 0:
-                line_start = at + (len(m.group()) - len(m.group().lstrip(b" \t")))
-                declaration(line_start)
-                out.append(Piece(line_start, m.end(), PieceKind.DIRECTIVE))
-                start = m.end()
+                end = at + 1
+                if kind is PieceKind.DATA:  # `struct S {...} s;`, `int a[] = {...};`: the declaration ends at ;
+                    semi = structure.find(b";", end)
+                    if semi >= 0 and not any(c in structure[end:semi] for c in (b"{", b"}", b"#")) \
+                            and not any(end <= d < semi for d in directive_starts[bisect.bisect_left(directive_starts, end):][:1]):
+                        end = semi + 1
+                out.append(Piece(start, end, kind))
+                start = end
         if scopes:
             return None  # braces left open
-        declaration(len(code))
+        start = gap(len(code), item=False)
+        if len(code) > start:
+            out.append(Piece(start, len(code), PieceKind.DECLARATION))
         return out
 
-    def member_context(self, start: int, end: int) -> bool:
-        return MEMBER_CONTEXT.search(self.code, start, end) is not None
+
+_MEMBER_OR_SPACE = frozenset(b". \t\r\n>")
 
 
 class LineIndex:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import tree_sitter
 
 from porter import parsing
-from porter.lexing import Layout, LineIndex, PieceKind
+from porter.lexing import MEMBER_CONTEXT, Layout, LineIndex, PieceKind
 from porter.mapping import CUDA_LOOKING, ApiMap, load_api_map
 from porter.options import (
     Conversion,
@@ -67,6 +67,20 @@ def translate(source: bytes, options: TranslateOptions | None = None, api_map: A
     return _Translation(source, options, api_map or load_api_map()).run()
 
 
+_MAY_END_QUALIFIER = frozenset({b":", b" ", b"\t", b"\n", b"\r"})  # the byte before `a::name`'s name
+
+
+def _alternation(words: list[bytes]) -> bytes:
+    """A regex matching exactly `words`, grouped by first byte: the engine rejects most positions after one byte
+    instead of trying every word there. Only whole identifiers match (the caller wraps it in \\b)."""
+    groups: dict[bytes, list[bytes]] = {}
+    for w in words:
+        groups.setdefault(w[:1], []).append(re.escape(w[1:]))
+    branches = [re.escape(first) + (b"(?:" + b"|".join(sorted(rests, key=len, reverse=True)) + b")" if len(rests) > 1
+                                    else rests[0]) for first, rests in groups.items()]
+    return b"(?:" + b"|".join(branches) + b")"
+
+
 class _Translation:
     def __init__(self, source: bytes, options: TranslateOptions, api_map: ApiMap) -> None:
         self.source = source
@@ -97,7 +111,7 @@ class _Translation:
         wants_launch = self.options.launch_syntax is LaunchSyntax.HIP and b"<<<" in self.source
         wants_fixes = self.options.hazard_fixes and MAY_NEED_FIX.search(self.source) is not None
         if not (candidates or wants_launch or wants_fixes or self._has_include_to_rewrite()
-                or ASM_KEYWORD.search(self.source)):
+                or (b"asm" in self.source and ASM_KEYWORD.search(self.source))):
             return self.result  # nothing CUDA here: skip the parse entirely (cheapest checks first)
         if len(self.source) > HUGE_FILE_BYTES:
             self.result.warnings.append(
@@ -148,6 +162,16 @@ class _Translation:
         layout, source = self.layout, self.source
         symbol_args = self.map.symbol_args
         starts = [c[0] for c in candidates]
+        symbol_starts = [c[0] for c in candidates if c[2] in symbol_args]
+        # where each reason to parse occurs, found once per file; a piece needs the tree when one falls inside it
+        member_at = [m.start() for m in MEMBER_CONTEXT.finditer(layout.code)] if candidates else []
+        launch_at = [m.start() for m in re.finditer(rb"<<<", source)] if wants_launch else []
+        fix_at = [m.start() for m in MAY_NEED_FIX.finditer(source)] if wants_fixes else []
+
+        def inside(offsets: list[int], s: int, e: int) -> bool:
+            i = bisect.bisect_left(offsets, s)
+            return i < len(offsets) and offsets[i] < e
+
         needed: list[tuple[int, int]] = []
         any_needed = False
         for piece in pieces:
@@ -155,16 +179,11 @@ class _Translation:
             if piece.kind in (PieceKind.DIRECTIVE, PieceKind.SCOPE, PieceKind.DECLARATION):
                 needed.append((s, e))  # the frame around parsed pieces: cheap, and what constants come from
                 continue
-            lo, hi = bisect.bisect_left(starts, s), bisect.bisect_left(starts, e)
-            if (
-                (lo < hi and layout.member_context(s, e))
-                or any(candidates[i][2] in symbol_args for i in range(lo, hi))
-                or (wants_launch and source.find(b"<<<", s, e) >= 0)
-                or (wants_fixes and MAY_NEED_FIX.search(source, s, e) is not None)
-            ):
+            if ((inside(member_at, s, e) and inside(starts, s, e)) or inside(symbol_starts, s, e)
+                    or inside(launch_at, s, e) or inside(fix_at, s, e)):
                 needed.append((s, e))
                 any_needed = True
-            elif wants_fixes and piece.kind is PieceKind.DATA and not layout.member_context(s, e):
+            elif wants_fixes and piece.kind is PieceKind.DATA and not inside(member_at, s, e):
                 needed.append((s, e))  # enums and initializers: constants the fixes may evaluate
         if not any_needed:
             return []
@@ -201,8 +220,7 @@ class _Translation:
         hits = {i for i in set(IDENTIFIER.findall(self.source)) if i in known or CUDA_LOOKING_BYTES.match(i)}
         if not hits:
             return []
-        pattern = re.compile(rb"(?<![A-Za-z0-9_])(?:" + b"|".join(sorted(map(re.escape, hits), key=len, reverse=True))
-                             + rb")(?![A-Za-z0-9_])")
+        pattern = re.compile(rb"\b" + _alternation(sorted(hits)) + rb"\b")
         names = {h: h.decode("ascii") for h in hits}
         return [(m.start(), m.end(), names[m.group()]) for m in pattern.finditer(self.source)]
 
@@ -231,7 +249,7 @@ class _Translation:
 
     def _is_code(self, start: int, end: int) -> bool:
         """True when the identifier at [start, end) is code (not a comment, string, member or macro name)."""
-        if not self._parsed(start):
+        if not self._parsed_starts or not self._parsed(start):
             return self._is_code_by_tokens(start, end)
         node = self.tree.root_node.descendant_for_byte_range(start, end)
         if node is None:
@@ -254,10 +272,20 @@ class _Translation:
 
     # -- identifiers --------------------------------------------------------------------------------------
     def _identifiers(self, candidates: list[tuple[int, int, str]]) -> None:
+        simple: dict[str, tuple[bytes, str, str] | None] = {}  # per name: a plain rename needing no more checks
+        source, lines, edits, conversions = self.source, self.lines, self.edits, self.result.conversions
         for start, end, name in candidates:
             if not self._is_code(start, end):
                 continue
-            if self._qualified(start, end, name):
+            if source[start - 1 : start] in _MAY_END_QUALIFIER and self._qualified(start, end, name):
+                continue
+            plan = simple.get(name, False)
+            if plan is False:
+                plan = simple[name] = self._plain_rename(name)
+            if plan is not None:
+                if plan[0]:
+                    edits.append(Edit(start, end, plan[0]))
+                    conversions.append(Conversion(plan[1], name, plan[2], lines.line(start)))
                 continue
             entry = self.map.apis.get(name)
             if entry is None:
@@ -287,6 +315,16 @@ class _Translation:
                 self.result.conversions.append(Conversion(entry.family, name, entry.hip, self.lines.line(start)))
             if name in self.map.symbol_args:
                 self._wrap_symbol_argument(start, end, self.map.symbol_args[name])
+
+    def _plain_rename(self, name: str) -> tuple[bytes, str, str] | None:
+        """(new bytes or b"" when unchanged, family, hip) for a name whose every code use is renamed the same way
+        with nothing to report; None when uses need the checks in _identifiers."""
+        entry = self.map.apis.get(name)
+        if (entry is None or entry.hip is None or entry.unsupported is not None or name in self.map.ocp_fp8
+                or name in self.map.defined_only or name in self.map.symbol_args
+                or not entry.available_in(self.options.rocm)):
+            return None
+        return (entry.hip.encode() if entry.hip != name else b"", entry.family, entry.hip)
 
     def _qualified(self, start: int, end: int, name: str) -> bool:
         """`cg::reduce`, `thrust::cuda::par`: entries keyed by a qualified name (namespace aliases resolved).
@@ -448,6 +486,8 @@ class _Translation:
 
     # -- what needs a person or the agent -----------------------------------------------------------------
     def _inline_asm(self) -> None:
+        if b"asm" not in self.source:
+            return
         layout = self.layout
         for m in ASM_KEYWORD.finditer(self.source):
             if layout.in_comment_or_literal(m.start()) or not ASM_STATEMENT.match(self.source, m.end()):

@@ -140,7 +140,9 @@ def _edits(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | None) 
 
 # Text every fixable pattern contains (masks, lane/warp arithmetic, shuffle loops, clocks): files without any of it
 # skip the detectors, which walk the tree in Python.
-MAY_NEED_FIX = re.compile(rb"0[xX][fF]{8}(?![0-9a-fA-F])|[%/&>]\s*(?:32|31|5)\b|__shfl|\bclock(?:64)?\s*\(")
+MAY_NEED_FIX = re.compile(  # each branch starts with a literal byte, so the regex engine scans at C speed
+    rb"0[xX][fF]{8}(?![0-9a-fA-F])|[%/&>]\s*(?:32|31|5)\b|__shfl|c(?<![A-Za-z0-9_]c)lock(?:64)?\s*\("
+)
 
 
 def hazard_fix_edits(
