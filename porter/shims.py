@@ -45,20 +45,26 @@ def all_shims() -> dict[str, Shim]:
     }
 
 
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
 @functools.cache
 def _provided_names() -> frozenset[str]:
     """Every identifier a shim provides (plain names; `ns::name` ones by their last part)."""
     return frozenset(ident.rsplit("::", 1)[-1] for shim in all_shims().values() for ident in shim.provides)
 
 
+@functools.cache
+def _present_re() -> re.Pattern[str]:
+    """Any shim-provided name as a name of its own (not `obj.name`). Each branch starts with a literal character and
+    checks what precedes it afterwards, so the regex engine skips ahead at C speed."""
+    groups: dict[str, list[str]] = {}
+    for name in sorted(_provided_names(), key=len, reverse=True):
+        groups.setdefault(name[0], []).append(re.escape(name[1:]))
+    return re.compile("|".join(f"{re.escape(first)}(?<![\\w.]{re.escape(first)})(?:{'|'.join(rests)})\\b"
+                               for first, rests in groups.items()))
+
+
 def _present(text: str) -> set[str]:
     """Shim-provided names used in `text` as names of their own (not `obj.name` members)."""
-    # the distinct words of a file, intersected at C speed, before any per-name search
-    words = set(_WORD.findall(text)) & _provided_names()
-    return {w for w in words if re.search(rf"(?<![\w.]){re.escape(w)}\b", text)}
+    return set(_present_re().findall(text))
 
 
 def _uses(code: str, ident: str, cg_aliases: set[str], present: set[str]) -> bool:
