@@ -36,9 +36,8 @@ TRANSPARENT_OPENER = re.compile(rb'(?:\bnamespace(?:\s+[A-Za-z_][\w:\s]*)?|\bext
 CLASS_HEAD = re.compile(rb"\b(?:struct|class|union|enum)\b")
 # what makes a name a member the tokens cannot see: class bodies (member declarations) and constructor
 # initializer lists (`) : member(x)`); a ternary's `) :` also matches, which only costs a parse
-MEMBER_CONTEXT = re.compile(  # each branch starts with a literal byte (fast scanning); lookbehinds give the \b
-    rb"s(?<![A-Za-z0-9_]s)truct\b|c(?<![A-Za-z0-9_]c)lass\b|u(?<![A-Za-z0-9_]u)nion\b|\)\s*:(?!:)"
-)
+CLASS_KEYWORDS = tuple(re.compile(k + rb"\b") for k in (b"struct", b"class", b"union"))  # literal prefix: fast scan
+CTOR_INITIALIZER = re.compile(rb"\)\s*:(?!:)")
 DEFINED_TEST_BEFORE = re.compile(rb"(?:^[ \t]*#[ \t]*(?:ifdef|ifndef|elifdef|elifndef)[ \t]+|\bdefined[ \t]*\(?[ \t]*)$",
                                  re.MULTILINE)
 
@@ -76,10 +75,12 @@ class Layout:
         # comments and literals blanked to spaces, same length: braces and directives can be found with regexes
         self.code = b"".join(parts) if starts else source
         self._skip_starts, self._skip_ends = starts, ends
+        self._include_paths: list[tuple[int, int]] = []  # the <path> of an #include: a literal too
         if b"include" in self.code:
-            for s, e in self.directive_spans:  # the <path> of an #include is a literal too
+            for s, e in self.directive_spans:
                 m = SYSTEM_INCLUDE.match(self.code, s, e)
                 if m is not None:
+                    self._include_paths.append(m.span(1))
                     i = bisect.bisect_left(starts, m.start(1))
                     starts.insert(i, m.start(1))
                     ends.insert(i, m.end(1))
@@ -108,6 +109,14 @@ class Layout:
         i = bisect.bisect_right(self._skip_starts, offset) - 1
         return i >= 0 and offset < self._skip_ends[i]
 
+    def in_directive(self, offset: int) -> bool:
+        spans = self.directive_spans
+        i = bisect.bisect_right(spans, (offset, 1 << 62)) - 1
+        return i >= 0 and offset < spans[i][1]
+
+    def in_include_path(self, offset: int) -> bool:
+        return any(s <= offset < e for s, e in self._include_paths)
+
     def is_member(self, start: int) -> bool:
         """`x.name`, `p->name`, `.name = v`: the previous token is `.` or `->`."""
         code = self.code
@@ -131,8 +140,17 @@ class Layout:
         line_start = self.code.rfind(b"\n", 0, start) + 1
         return DEFINED_TEST_BEFORE.search(self.code, line_start, start) is not None
 
-    def member_context(self, start: int, end: int) -> bool:
-        return MEMBER_CONTEXT.search(self.code, start, end) is not None
+    def member_contexts(self) -> list[int]:
+        """Sorted offsets of what makes a name a member the tokens cannot see: the class keywords (class bodies hold
+        member declarations) and the `) :` of constructor initializer lists (`) : member(x)`; a ternary's `) :`
+        also counts, which only costs a parse)."""
+        code = self.code
+        out = [m.start() for k in CLASS_KEYWORDS for m in k.finditer(code)
+               if m.start() == 0 or code[m.start() - 1] not in _IDENTIFIER_BYTES]
+        if b":" in code:
+            out += [m.start() for m in CTOR_INITIALIZER.finditer(code)]
+        out.sort()
+        return out
 
     # -- top-level pieces ---------------------------------------------------------------------------------
     @functools.cached_property
@@ -224,23 +242,32 @@ class Layout:
 
 
 _MEMBER_OR_SPACE = frozenset(b". \t\r\n>")
+_IDENTIFIER_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 
 
 class LineIndex:
-    """Byte offset -> 0-based row and column (tree-sitter points), 1-based lines for reports."""
+    """Byte offset -> 1-based line and column for reports, 0-based (row, column) points for tree-sitter.
+
+    Lookups mostly come in increasing offsets (one pass over a file), so a line is found by counting newlines from
+    the previous lookup at C speed; the table of line starts is built only for a lookup that goes backwards."""
 
     def __init__(self, source: bytes) -> None:
-        self._starts = [0, *(m.end() for m in re.finditer(rb"\n", source))]
-
-    def row(self, offset: int) -> int:
-        return bisect.bisect_right(self._starts, offset) - 1
+        self._source = source
+        self._last_offset = 0
+        self._last_line = 1
+        self._starts: list[int] | None = None
 
     def line(self, offset: int) -> int:
+        if offset >= self._last_offset:
+            self._last_line += self._source.count(b"\n", self._last_offset, offset)
+            self._last_offset = offset
+            return self._last_line
+        if self._starts is None:
+            self._starts = [0, *(m.end() for m in re.finditer(rb"\n", self._source))]
         return bisect.bisect_right(self._starts, offset)
 
     def column(self, offset: int) -> int:
-        return offset - self._starts[self.line(offset) - 1] + 1
+        return offset - self._source.rfind(b"\n", 0, offset)
 
     def point(self, offset: int) -> tuple[int, int]:
-        row = self.row(offset)
-        return row, offset - self._starts[row]
+        return self.line(offset) - 1, offset - self._source.rfind(b"\n", 0, offset) - 1

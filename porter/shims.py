@@ -80,7 +80,7 @@ def needed_shims(text: str, rocm: RocmVersion | None) -> set[str]:
         return set()
     code = _COMMENT_RE.sub(" ", text)
     present = _present(code)
-    aliases = {"cooperative_groups", *_CG_ALIAS_RE.findall(code)}
+    aliases = {"cooperative_groups", *(_CG_ALIAS_RE.findall(code) if "cooperative_groups" in code else ())}
     out = set()
     for shim in all_shims().values():
         if shim.needed_for(rocm) and any(_uses(code, ident, aliases, present) for ident in shim.provides):

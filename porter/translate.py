@@ -20,11 +20,12 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from operator import itemgetter
 
 import tree_sitter
 
 from porter import parsing
-from porter.lexing import MEMBER_CONTEXT, Layout, LineIndex, PieceKind
+from porter.lexing import Layout, LineIndex, PieceKind
 from porter.mapping import CUDA_LOOKING, ApiMap, load_api_map
 from porter.options import (
     Conversion,
@@ -67,6 +68,8 @@ def translate(source: bytes, options: TranslateOptions | None = None, api_map: A
     return _Translation(source, options, api_map or load_api_map()).run()
 
 
+# a name right after one of these is neither a member (`.x`, `->x`) nor a #define's name (which follows a space)
+_ORDINARY_BEFORE_NAME = frozenset({b"(", b",", b"[", b"=", b"!", b"&", b"*", b"<", b"{", b";", b"+", b"-", b"|", b"~", b"?"})
 _MAY_END_QUALIFIER = frozenset({b":", b" ", b"\t", b"\n", b"\r"})  # the byte before `a::name`'s name
 
 
@@ -96,6 +99,7 @@ class _Translation:
         self._aliases: dict[str, str] | None = None  # namespace cg = cooperative_groups;
         self._reported: set[tuple[str, int]] = set()
         self._user_defined_cache: dict[str, bool] = {}
+        self._names: set[str] = set()  # the distinct candidate names
 
     @functools.cached_property
     def lines(self) -> LineIndex:
@@ -161,10 +165,10 @@ class _Translation:
         they evaluate constants and macros — the file's directives, scopes and declarations."""
         layout, source = self.layout, self.source
         symbol_args = self.map.symbol_args
-        starts = [c[0] for c in candidates]
-        symbol_starts = [c[0] for c in candidates if c[2] in symbol_args]
+        starts = list(map(itemgetter(0), candidates))
+        symbol_starts = [c[0] for c in candidates if c[2] in symbol_args] if symbol_args.keys() & self._names else []
         # where each reason to parse occurs, found once per file; a piece needs the tree when one falls inside it
-        member_at = [m.start() for m in MEMBER_CONTEXT.finditer(layout.code)] if candidates else []
+        member_at = layout.member_contexts() if candidates else []
         launch_at = [m.start() for m in re.finditer(rb"<<<", source)] if wants_launch else []
         fix_at = [m.start() for m in MAY_NEED_FIX.finditer(source)] if wants_fixes else []
 
@@ -214,7 +218,8 @@ class _Translation:
     def _candidates(self) -> list[tuple[int, int, str]]:
         """(start, end, name) of every identifier that the map knows or that looks like CUDA.
 
-        The distinct identifiers of a file are few: filter those at C speed, then locate only the hits.
+        The distinct identifiers of a file are few: filter those at C speed, then locate only the hits — in the
+        text with comments and literals blanked, so those never become candidates.
         """
         known = self.map.byte_keys
         hits = {i for i in set(IDENTIFIER.findall(self.source)) if i in known or CUDA_LOOKING_BYTES.match(i)}
@@ -222,7 +227,8 @@ class _Translation:
             return []
         pattern = re.compile(rb"\b" + _alternation(sorted(hits)) + rb"\b")
         names = {h: h.decode("ascii") for h in hits}
-        return [(m.start(), m.end(), names[m.group()]) for m in pattern.finditer(self.source)]
+        self._names = set(names.values())
+        return [(m.start(), m.end(), names[m.group()]) for m in pattern.finditer(self.layout.code)]
 
     # -- context ------------------------------------------------------------------------------------------
     def _is_user_defined(self, name: str) -> bool:
@@ -251,6 +257,11 @@ class _Translation:
         """True when the identifier at [start, end) is code (not a comment, string, member or macro name)."""
         if not self._parsed_starts or not self._parsed(start):
             return self._is_code_by_tokens(start, end)
+        return self._is_code_by_tree(start, end)
+
+    def _is_code_by_tree(self, start: int, end: int) -> bool:
+        if self.layout.in_include_path(start):
+            return False  # tree-sitter can misread an indented `#  include <x.h>` inside #if as a template
         node = self.tree.root_node.descendant_for_byte_range(start, end)
         if node is None:
             return True
@@ -267,15 +278,25 @@ class _Translation:
 
     def _is_code_by_tokens(self, start: int, end: int) -> bool:
         layout = self.layout
-        return not (layout.in_comment_or_literal(start) or layout.is_member(start) or layout.is_define_name(start)
-                    or self.source[start:end] in parsing.keywords())
+        return not (layout.is_member(start) or layout.is_define_name(start) or layout.in_comment_or_literal(start)
+                    # the grammar's keywords (`__grid_constant__`) are not API uses; in a directive they are names
+                    or (self.source[start:end] in parsing.keywords() and not layout.in_directive(start)))
 
     # -- identifiers --------------------------------------------------------------------------------------
     def _identifiers(self, candidates: list[tuple[int, int, str]]) -> None:
         simple: dict[str, tuple[bytes, str, str] | None] = {}  # per name: a plain rename needing no more checks
         source, lines, edits, conversions = self.source, self.lines, self.edits, self.result.conversions
+        parsed_starts, parsed_ends = self._parsed_starts, self._parsed_ends
+        keywords = parsing.keywords()
         for start, end, name in candidates:
-            if not self._is_code(start, end):
+            # _is_code, unrolled for the common case: a name outside the parsed pieces with an ordinary byte before it
+            if parsed_starts and (i := bisect.bisect_right(parsed_starts, start) - 1) >= 0 and start < parsed_ends[i]:
+                if not self._is_code_by_tree(start, end):
+                    continue
+            elif source[start - 1 : start] in _ORDINARY_BEFORE_NAME and name.encode() not in keywords:
+                if self.layout.in_include_path(start):
+                    continue
+            elif not self._is_code_by_tokens(start, end):
                 continue
             if source[start - 1 : start] in _MAY_END_QUALIFIER and self._qualified(start, end, name):
                 continue

@@ -77,12 +77,19 @@ def lane_or_warp_target(node: tree_sitter.Node) -> str:
     return ""
 
 
+_WARP_OPERATORS = {"%": 32, "&": 31, "/": 32, ">>": 5}  # operator -> the warp-size-derived right operand
+
+
 @detector
 def warp_arithmetic(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | None) -> Iterator[Hit]:
     if target.wavefront == 32:
         return
     for node in ctx.nodes("binary"):
-        op = text(node.child_by_field_name("operator"))
+        operator = node.child_by_field_name("operator")
+        wanted = _WARP_OPERATORS.get(operator.type) if operator is not None else None
+        if wanted is None:
+            continue  # most binary expressions: decided by the operator's node type, no text decoded
+        op = operator.type
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if (
             left is None
@@ -90,9 +97,7 @@ def warp_arithmetic(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion
             or right.type not in ("number_literal", "identifier", "parenthesized_expression")
         ):
             continue
-        value = ctx.evaluate(right)
-        wanted = {"%": 32, "&": 31, "/": 32, ">>": 5}.get(op)
-        if wanted is None or value != wanted or text(right) in ("warpSize",):
+        if ctx.evaluate(right) != wanted or text(right) in ("warpSize",):
             continue
         if right.type == "identifier" and not WARP_SIZE_NAME.search(text(right)) and text(right) != "31":
             continue  # `x % TILE` with TILE == 32: a tile width, not a warp size
