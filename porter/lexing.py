@@ -30,6 +30,7 @@ DIRECTIVE = re.compile(rb"\n[ \t]*#(?:\\\r?\n|[^\n])*")
 FIRST_DIRECTIVE = re.compile(rb"[ \t]*#(?:\\\r?\n|[^\n])*")
 SYSTEM_INCLUDE = re.compile(rb"[ \t]*#[ \t]*include(?:_next)?[ \t]*(<[^>\n]*>)")
 BRACE = re.compile(rb"[{}]")
+CONDITIONAL = re.compile(rb"[ \t]*#[ \t]*(if|ifdef|ifndef|endif)\b")
 DEFINE_NAME = re.compile(rb"[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*)")
 # a scope whose braces hold top-level items: namespace x {, namespace {, extern "C" {  (literals are blanked)
 TRANSPARENT_OPENER = re.compile(rb'(?:\bnamespace(?:\s+[A-Za-z_][\w:\s]*)?|\bextern\s*"\s*")\s*$')
@@ -155,8 +156,10 @@ class Layout:
     # -- top-level pieces ---------------------------------------------------------------------------------
     @functools.cached_property
     def pieces(self) -> list[Piece] | None:
-        """The file's top-level pieces in order, covering it exactly; None when the braces do not balance
-        (macros that open scopes, conditional braces): then only a full parse can say what the file means."""
+        """The file's top-level pieces in order, covering it exactly; None when a brace is left open at the end
+        (conditional braces, macros that close blocks) or parentheses, brackets or #if/#endif do not pair up: then
+        only a full parse can say what the file means (and tree-sitter's errors become the file's warning).
+        Namespaces opened or closed by macros only leave a stray top-level brace, which becomes a scope piece."""
         code = self.code
         directives = self.directive_spans
         if directives:  # braces inside directives (`#define BEGIN {`) are not the file's structure
@@ -168,6 +171,12 @@ class Layout:
             structure = b"".join(parts)
         else:
             structure = code
+        if structure.count(b"(") != structure.count(b")") or structure.count(b"[") != structure.count(b"]"):
+            return None  # text tree-sitter cannot make sense of without seeing all of it
+        conditionals = [CONDITIONAL.match(code, s, e) for s, e in directives]
+        opened = sum(1 for m in conditionals if m is not None and m.group(1) in (b"if", b"ifdef", b"ifndef"))
+        if opened != sum(1 for m in conditionals if m is not None and m.group(1) == b"endif"):
+            return None
         directive_starts = [s for s, _ in directives]
         out: list[Piece] = []
         start = 0  # start of the piece being gathered
@@ -214,9 +223,8 @@ class Layout:
                 scopes.append(False)
                 depth += 1
                 continue
-            if not scopes:
-                return None  # a } that closes nothing
-            if scopes.pop():
+            # a } that closes nothing closes a scope a macro opened (`BEGIN_NAMESPACE`): top level too
+            if not scopes or scopes.pop():
                 start = gap(at, item=False)
                 if at > start:
                     out.append(Piece(start, at, PieceKind.DECLARATION))
@@ -233,8 +241,8 @@ class Layout:
                         end = semi + 1
                 out.append(Piece(start, end, kind))
                 start = end
-        if scopes:
-            return None  # braces left open
+        if depth:
+            return None  # braces left open (a scope a macro closes, `END_NAMESPACE`, is fine)
         start = gap(len(code), item=False)
         if len(code) > start:
             out.append(Piece(start, len(code), PieceKind.DECLARATION))

@@ -90,6 +90,8 @@ CASES = {
                                        "#define K __grid_constant__\n",
     "include inside #if": "#if HAS_FP8()\n#  include <cuda_fp8.h>\n#endif\n#include <cuda_runtime.h>\n",
     "unbalanced braces": "#define BEGIN {\nvoid f() BEGIN cudaFree(0); }\n}\n",
+    "namespace macros": "#define NS_BEGIN namespace ns {\n#define NS_END }\nNS_BEGIN\nstruct W { cudaStream_t cudaFree; };\n"
+                        "void f() { cudaFree(0); }\nNS_END\nnamespace m {\nvoid g() { cudaMalloc(0, 1); }\nNS_END\n",
     "conditional braces": "void f() {\n#ifdef A\n if (x) {\n#else\n if (y) {\n#endif\n cudaFree(0); } }\n",
     "unparsable": "void f() { cudaFree(p); }}}} )))\n/* cudaFree */ #if\n",
     "qualified names": "void f() { ::cudaFree(0); cub::DeviceReduce::Sum(0); thrust::cuda::par; std::cudaThing x; }\n",
@@ -142,9 +144,17 @@ def test_pieces_cover_the_file_in_order() -> None:
     assert sum(k is PieceKind.SCOPE for k, _ in kinds) == 6  # three openers, three closers
 
 
-@pytest.mark.parametrize("source", [b"void f() { if (x) { }\n", b"void f() { } }\n", b"#define B {\nvoid f() B }\n"])
-def test_unbalanced_braces_have_no_pieces(source: bytes) -> None:
+@pytest.mark.parametrize("source", [b"void f() { if (x) { }\n", b"#ifdef A\nvoid f() {\n#else\nvoid g() {\n#endif\n}\n"])
+def test_a_brace_left_open_means_no_pieces(source: bytes) -> None:
     assert Layout(source).pieces is None
+
+
+def test_scopes_opened_or_closed_by_macros_are_top_level() -> None:
+    source = b"#define BEGIN_NS namespace ns {\n#define END_NS }\nBEGIN_NS\nvoid f() { }\n}\nnamespace m {\nvoid g() { }\nEND_NS\n"
+    pieces = Layout(source).pieces
+    assert pieces is not None and b"".join(source[p.start : p.end] for p in pieces) == source
+    assert [source[p.start : p.end].strip() for p in pieces if p.kind is PieceKind.FUNCTION] == [b"BEGIN_NS\nvoid f() { }",
+                                                                                                 b"void g() { }"]
 
 
 def test_comments_and_literals_are_blanked_to_the_same_length() -> None:
