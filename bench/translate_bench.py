@@ -13,6 +13,7 @@ import argparse
 import os
 import random
 import re
+import resource
 import shutil
 import tempfile
 import time
@@ -150,6 +151,12 @@ def generate(root: Path, megabytes: float, seed: int = 1) -> int:
     return total
 
 
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (the worker processes of a finished convert)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=20.0)
@@ -165,12 +172,12 @@ def main() -> None:
     config = build_config(None, build=False, rocm="7.0")
     for jobs in [int(j) for j in args.jobs.split(",")]:
         for name, mode, out in (("translate", WriteMode.CHECK, None), ("convert", WriteMode.WRITE, work / f"out{jobs}")):
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), _cpu_seconds()
             report = convert(ConvertRequest(src, out, mode, config, jobs=jobs), console)
-            elapsed = time.perf_counter() - started
+            elapsed, cpu = time.perf_counter() - started, _cpu_seconds() - cpu_started
             print(f"{name:9} jobs={jobs}: {elapsed:6.2f} s  {size / 1e6 / elapsed:5.2f} MB/s total  "
-                  f"{size / 1e6 / elapsed / jobs:5.2f} MB/s per worker  ({len(report.changed)} files changed, "
-                  f"{len(report.findings)} open findings)")
+                  f"{size / 1e6 / elapsed / jobs:5.2f} MB/s per worker  {size / 1e6 / cpu:5.2f} MB per CPU-second  "
+                  f"({len(report.changed)} files changed, {len(report.findings)} open findings)")
     shutil.rmtree(work, ignore_errors=True)
 
 

@@ -533,9 +533,12 @@ class SourceContext:
         return derived
 
     def mentions_thread(self, node: tree_sitter.Node, extra: set[str] | None = None) -> bool:
-        names = extra if extra is not None else self.thread_vars
         value = text(node)
-        if not any(t in value for t in _THREAD_TEXTS) and not any(name in value for name in names):
+        # threadIdx.x itself (the common case) is found without working out which variables derive from it
+        if any(t in value for t in _THREAD_TEXTS) and self._walk_mentions_thread(node, set()):
+            return True
+        names = extra if extra is not None else self.thread_vars
+        if not any(name in value for name in names):
             return False  # none of what the walk looks for is even in the text
         return self._walk_mentions_thread(node, names)
 
