@@ -116,7 +116,8 @@ class Layout:
         return i >= 0 and offset < spans[i][1]
 
     def in_include_path(self, offset: int) -> bool:
-        return any(s <= offset < e for s, e in self._include_paths)
+        paths = self._include_paths
+        return bool(paths) and offset < paths[-1][1] and any(s <= offset < e for s, e in paths)
 
     def is_member(self, start: int) -> bool:
         """`x.name`, `p->name`, `.name = v`: the previous token is `.` or `->`."""
@@ -256,23 +257,28 @@ _IDENTIFIER_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv
 class LineIndex:
     """Byte offset -> 1-based line and column for reports, 0-based (row, column) points for tree-sitter.
 
-    Lookups mostly come in increasing offsets (one pass over a file), so a line is found by counting newlines from
-    the previous lookup at C speed; the table of line starts is built only for a lookup that goes backwards."""
+    Lookups come in passes of increasing offsets (includes, then identifiers...), so a line is found by counting
+    newlines from the previous lookup at C speed; only lookups that keep jumping back build a table of line starts."""
 
     def __init__(self, source: bytes) -> None:
         self._source = source
         self._last_offset = 0
         self._last_line = 1
         self._starts: list[int] | None = None
+        self._restarts = 0
 
     def line(self, offset: int) -> int:
-        if offset >= self._last_offset:
-            self._last_line += self._source.count(b"\n", self._last_offset, offset)
-            self._last_offset = offset
-            return self._last_line
-        if self._starts is None:
-            self._starts = [0, *(m.end() for m in re.finditer(rb"\n", self._source))]
-        return bisect.bisect_right(self._starts, offset)
+        if offset < self._last_offset:  # a new pass over the file
+            if self._restarts < 8:
+                self._restarts += 1
+                self._last_offset, self._last_line = 0, 1
+            else:  # lookups that jump about: a table of line starts
+                if self._starts is None:
+                    self._starts = [0, *(m.end() for m in re.finditer(rb"\n", self._source))]
+                return bisect.bisect_right(self._starts, offset)
+        self._last_line += self._source.count(b"\n", self._last_offset, offset)
+        self._last_offset = offset
+        return self._last_line
 
     def column(self, offset: int) -> int:
         return offset - self._source.rfind(b"\n", 0, offset)

@@ -35,7 +35,7 @@ from porter.options import (
     TranslationResult,
     Unconverted,
 )
-from porter.scan.fixes import MAY_NEED_FIX, hazard_fix_edits
+from porter.scan.fixes import fix_trigger_offsets, hazard_fix_edits, may_need_fix
 
 IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 INCLUDE_HINT = re.compile(rb"^[ \t]*#[ \t]*include", re.MULTILINE)
@@ -113,7 +113,7 @@ class _Translation:
     def run(self) -> TranslationResult:
         candidates = self._candidates()
         wants_launch = self.options.launch_syntax is LaunchSyntax.HIP and b"<<<" in self.source
-        wants_fixes = self.options.hazard_fixes and MAY_NEED_FIX.search(self.source) is not None
+        wants_fixes = self.options.hazard_fixes and may_need_fix(self.source)
         if not (candidates or wants_launch or wants_fixes or self._has_include_to_rewrite()
                 or (b"asm" in self.source and ASM_KEYWORD.search(self.source))):
             return self.result  # nothing CUDA here: skip the parse entirely (cheapest checks first)
@@ -170,7 +170,7 @@ class _Translation:
         # where each reason to parse occurs, found once per file; a piece needs the tree when one falls inside it
         member_at = layout.member_contexts() if candidates else []
         launch_at = [m.start() for m in re.finditer(rb"<<<", source)] if wants_launch else []
-        fix_at = [m.start() for m in MAY_NEED_FIX.finditer(source)] if wants_fixes else []
+        fix_at = fix_trigger_offsets(source) if wants_fixes else []
 
         def inside(offsets: list[int], s: int, e: int) -> bool:
             i = bisect.bisect_left(offsets, s)
@@ -278,7 +278,8 @@ class _Translation:
 
     def _is_code_by_tokens(self, start: int, end: int) -> bool:
         layout = self.layout
-        return not (layout.is_member(start) or layout.is_define_name(start) or layout.in_comment_or_literal(start)
+        # (candidates come from the text with comments and literals blanked: only an include's <path> is left)
+        return not (layout.is_member(start) or layout.is_define_name(start) or layout.in_include_path(start)
                     # the grammar's keywords (`__grid_constant__`) are not API uses; in a directive they are names
                     or (self.source[start:end] in parsing.keywords() and not layout.in_directive(start)))
 
