@@ -19,8 +19,8 @@ import bisect
 import functools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from operator import itemgetter
+from typing import NamedTuple
 
 import tree_sitter
 
@@ -56,8 +56,9 @@ DEFINITION_PARENTS = frozenset({"preproc_def", "preproc_function_def"})
 HUGE_FILE_BYTES = 32 * 1024 * 1024
 
 
-@dataclass(frozen=True, order=True)
-class Edit:
+class Edit(NamedTuple):
+    """Replace source[start:end] by text (a tuple: hundreds of thousands are made per megabyte)."""
+
     start: int
     end: int
     text: bytes
@@ -288,18 +289,20 @@ class _Translation:
         simple: dict[str, tuple[bytes, str, str] | None] = {}  # per name: a plain rename needing no more checks
         source, lines, edits, conversions = self.source, self.lines, self.edits, self.result.conversions
         parsed_starts, parsed_ends = self._parsed_starts, self._parsed_ends
-        keywords = parsing.keywords()
+        keyword_names = {n for n in self._names if n.encode() in parsing.keywords()}
+        in_include_path = self.layout.in_include_path
         for start, end, name in candidates:
+            before = source[start - 1 : start]
             # _is_code, unrolled for the common case: a name outside the parsed pieces with an ordinary byte before it
             if parsed_starts and (i := bisect.bisect_right(parsed_starts, start) - 1) >= 0 and start < parsed_ends[i]:
                 if not self._is_code_by_tree(start, end):
                     continue
-            elif source[start - 1 : start] in _ORDINARY_BEFORE_NAME and name.encode() not in keywords:
-                if self.layout.in_include_path(start):
+            elif before in _ORDINARY_BEFORE_NAME and name not in keyword_names:
+                if in_include_path(start):
                     continue
             elif not self._is_code_by_tokens(start, end):
                 continue
-            if source[start - 1 : start] in _MAY_END_QUALIFIER and self._qualified(start, end, name):
+            if before in _MAY_END_QUALIFIER and self._qualified(start, end, name):
                 continue
             plan = simple.get(name, False)
             if plan is False:
@@ -555,7 +558,7 @@ class _Translation:
     def _apply(self) -> bytes:
         if not self.edits:
             return self.source
-        self.edits.sort(key=lambda e: (e.start, e.end))
+        self.edits.sort(key=itemgetter(0, 1))  # stable: zero-width inserts at one offset keep their order
         out, pos = [], 0
         for edit in self.edits:
             if edit.start < pos:  # overlapping edit: keep the first, it covers this one
