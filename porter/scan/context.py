@@ -224,9 +224,10 @@ class SourceContext:
     """Parsed file plus the facts several detectors share (computed lazily, once)."""
 
     def __init__(self, source: bytes, path: str, captures: dict[str, list[tree_sitter.Node]] | None = None,
-                 tree: tree_sitter.Tree | None = None):
+                 tree: tree_sitter.Tree | None = None, rules: frozenset[str] | None = None):
         self.source = source
         self.path = path
+        self.rules = rules  # the rules the caller wants hits for (None: all); detectors skip work for the others
         self.tree = tree if tree is not None else parsing.parse(source)  # the translator shares its tree
         self.root = self.tree.root_node
         self.captures: dict[str, list[tree_sitter.Node]] = captures or self._collect()
@@ -246,6 +247,9 @@ class SourceContext:
                 out[name] = nodes
         self._by_type = by_type  # the same walk indexes all_of's node types
         return out
+
+    def wants(self, rule: str) -> bool:
+        return self.rules is None or rule in self.rules
 
     def nodes(self, capture: str) -> list[tree_sitter.Node]:
         if capture == "name":

@@ -278,19 +278,19 @@ def lane_masks(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | No
             and not _is_64bit_literal(args[0])
         ):
             yield Hit("PL001", args[0], {"call": short(call), "mask": short(args[0], 24)})
-        if name in ("__popc", "__ffs", "__clz", "__brev") and args and _is_mask_value(ctx, args[0]):
+        if name in _BIT_CALLS and args and ctx.wants("PL003") and _is_mask_value(ctx, args[0]):
             suggest = {"__popc": "__popcll", "__ffs": "__ffsll", "__clz": "__clzll", "__brev": "__brevll"}[
                 name
             ]
             yield Hit("PL003", call, {"call": short(call), "suggest": f"{suggest}(...)"})
-    for var, value, node in ctx.assignments:
+    for var, value, node in ctx.assignments if ctx.wants("PL002") else ():
         value = unparen(value)
         if value.type != "call_expression" or call_name(value) not in MASK_RESULT_CALLS:
             continue
         type_text, _decl = ctx.declared_types.get(var, ("", None))
         if _is_32bit_type(type_text):
             yield Hit("PL002", node, {"call": call_name(value), "type": type_text, "name": var})
-    if target.wavefront == 32:
+    if target.wavefront == 32 or not ctx.wants("PL004"):
         return
     for node in ctx.nodes("binary"):
         if text(node.child_by_field_name("operator")) != "<<":

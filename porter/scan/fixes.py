@@ -109,6 +109,9 @@ def _mask_define_edits(ctx: SourceContext, mask_args: list[tree_sitter.Node]) ->
 WALL_CLOCK_HOST_DECLARED = RocmVersion(6, 0)
 
 
+FIXED_RULES = frozenset({"PL001", "PW001", "PW002", "PW003", "PW007", "PK001"})  # the rules _edits turns into edits
+
+
 def _edits(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | None) -> list[Edit]:
     edits: list[Edit] = []
     mask_args = []
@@ -164,7 +167,8 @@ def hazard_fix_edits(
     """The fixes as byte-range edits of `source` parsed as `tree` (the translator merges them with its own)."""
     if not may_need_fix(source):
         return []
-    return sorted(set(_edits(SourceContext(source, "<fix>", tree=tree), target, rocm)), key=lambda e: e.start)
+    context = SourceContext(source, "<fix>", tree=tree, rules=FIXED_RULES)
+    return sorted(set(_edits(context, target, rocm)), key=lambda e: e.start)
 
 
 def apply_hazard_fixes(
@@ -174,7 +178,7 @@ def apply_hazard_fixes(
 
     `rocm` (None: newest) only gates fixes whose replacement older HIP headers lack (wall_clock64 before 6.0).
     """
-    ctx = SourceContext(source, "<fix>")
+    ctx = SourceContext(source, "<fix>", rules=FIXED_RULES)
     out = bytearray(source)
     applied: list[Edit] = []
     last_start = len(source) + 1
