@@ -224,10 +224,11 @@ class SourceContext:
     """Parsed file plus the facts several detectors share (computed lazily, once)."""
 
     def __init__(self, source: bytes, path: str, captures: dict[str, list[tree_sitter.Node]] | None = None,
-                 tree: tree_sitter.Tree | None = None, rules: frozenset[str] | None = None):
+                 tree: tree_sitter.Tree | None = None, rules: frozenset[str] | None = None, query: str = "hazards"):
         self.source = source
         self.path = path
         self.rules = rules  # the rules the caller wants hits for (None: all); detectors skip work for the others
+        self._query = query  # porter/queries/<query>.scm: what one pass over the tree collects
         self.tree = tree if tree is not None else parsing.parse(source)  # the translator shares its tree
         self.root = self.tree.root_node
         self.captures: dict[str, list[tree_sitter.Node]] = captures or self._collect()
@@ -238,7 +239,7 @@ class SourceContext:
         out: dict[str, list[tree_sitter.Node]] = {}
         by_type: dict[str, list[tree_sitter.Node]] = defaultdict(list)
         # captures() returns each capture once, without building a dict per match
-        for name, nodes in tree_sitter.QueryCursor(parsing.load_query("hazards")).captures(self.root).items():
+        for name, nodes in tree_sitter.QueryCursor(parsing.load_query(self._query)).captures(self.root).items():
             nodes.sort(key=_span)
             if name == "indexed":
                 for node in nodes:
@@ -352,6 +353,9 @@ class SourceContext:
     def all_of(self, node_type: str) -> list[tree_sitter.Node]:
         """Every node of one of the _INDEXED_TYPES in the file (one walk, shared by all detectors)."""
         assert node_type in _INDEXED_TYPES, node_type
+        if self._query != "hazards" and node_type not in self._by_type:  # a smaller query did not index it
+            found = tree_sitter.QueryCursor(parsing.query(f"({node_type}) @n")).captures(self.root).get("n", [])
+            self._by_type[node_type] = sorted(found, key=_span)
         return self._by_type.get(node_type, [])
 
     # --- constants -------------------------------------------------------------------------------

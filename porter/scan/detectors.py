@@ -691,7 +691,7 @@ def timing(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | None) 
         ):
             yield Hit("PK001", call, {"call": short(call)})
         uses_wall_clock |= name == "wall_clock64"
-    if not uses_wall_clock:
+    if not uses_wall_clock or not ctx.wants("PK002"):
         return
     for node in ctx.names_at(_CLOCK_RATE_TEXT):
         if text(node) in ("hipDeviceAttributeClockRate", "cudaDevAttrClockRate"):

@@ -167,7 +167,7 @@ def hazard_fix_edits(
     """The fixes as byte-range edits of `source` parsed as `tree` (the translator merges them with its own)."""
     if not may_need_fix(source):
         return []
-    context = SourceContext(source, "<fix>", tree=tree, rules=FIXED_RULES)
+    context = SourceContext(source, "<fix>", tree=tree, rules=FIXED_RULES, query="hazard_fixes")
     return sorted(set(_edits(context, target, rocm)), key=lambda e: e.start)
 
 
@@ -178,7 +178,7 @@ def apply_hazard_fixes(
 
     `rocm` (None: newest) only gates fixes whose replacement older HIP headers lack (wall_clock64 before 6.0).
     """
-    ctx = SourceContext(source, "<fix>", rules=FIXED_RULES)
+    ctx = SourceContext(source, "<fix>", rules=FIXED_RULES, query="hazard_fixes")
     out = bytearray(source)
     applied: list[Edit] = []
     last_start = len(source) + 1
