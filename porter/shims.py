@@ -46,25 +46,20 @@ def all_shims() -> dict[str, Shim]:
 
 
 @functools.cache
-def _provided_names() -> frozenset[str]:
-    """Every identifier a shim provides (plain names; `ns::name` ones by their last part)."""
-    return frozenset(ident.rsplit("::", 1)[-1] for shim in all_shims().values() for ident in shim.provides)
+def _provided_names(shims: tuple[str, ...]) -> frozenset[str]:
+    """Every identifier the given shims provide (plain names; `ns::name` ones by their last part)."""
+    return frozenset(ident.rsplit("::", 1)[-1] for name in shims for ident in all_shims()[name].provides)
 
 
 @functools.cache
-def _present_re() -> re.Pattern[str]:
-    """Any shim-provided name as a name of its own (not `obj.name`). Each branch starts with a literal character and
-    checks what precedes it afterwards, so the regex engine skips ahead at C speed."""
+def _present_re(shims: tuple[str, ...]) -> re.Pattern[str]:
+    """Any name the given shims provide, as a name of its own (not `obj.name`). Each branch starts with a literal
+    character and checks what precedes it afterwards, so the regex engine skips ahead at C speed."""
     groups: dict[str, list[str]] = {}
-    for name in sorted(_provided_names(), key=len, reverse=True):
+    for name in sorted(_provided_names(shims), key=len, reverse=True):
         groups.setdefault(name[0], []).append(re.escape(name[1:]))
     return re.compile("|".join(f"{re.escape(first)}(?<![\\w.]{re.escape(first)})(?:{'|'.join(rests)})\\b"
                                for first, rests in groups.items()))
-
-
-def _present(text: str) -> set[str]:
-    """Shim-provided names used in `text` as names of their own (not `obj.name` members)."""
-    return set(_present_re().findall(text))
 
 
 def _uses(code: str, ident: str, cg_aliases: set[str], present: set[str]) -> bool:
@@ -76,16 +71,15 @@ def _uses(code: str, ident: str, cg_aliases: set[str], present: set[str]) -> boo
 
 def needed_shims(text: str, rocm: RocmVersion | None) -> set[str]:
     """Names of shims (index.toml keys) whose identifiers `text` uses, for the given ROCm (None: unknown)."""
-    if not _present(text):
+    candidates = tuple(name for name, shim in all_shims().items() if shim.needed_for(rocm))
+    if not candidates:
         return set()
-    code = _COMMENT_RE.sub(" ", text)
-    present = _present(code)
+    code = _COMMENT_RE.sub(" ", text) if "/" in text else text
+    present = set(_present_re(candidates).findall(code))  # one scan, only for what this ROCm lacks
+    if not present:
+        return set()
     aliases = {"cooperative_groups", *(_CG_ALIAS_RE.findall(code) if "cooperative_groups" in code else ())}
-    out = set()
-    for shim in all_shims().values():
-        if shim.needed_for(rocm) and any(_uses(code, ident, aliases, present) for ident in shim.provides):
-            out.add(shim.name)
-    return out
+    return {name for name in candidates if any(_uses(code, ident, aliases, present) for ident in all_shims()[name].provides)}
 
 
 def include_line(file: Path, out_root: Path, shim: Shim) -> str:
