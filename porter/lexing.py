@@ -96,7 +96,7 @@ class Layout:
         return ([first.span()] if first else []) + [(m.start() + 1, m.end()) for m in DIRECTIVE.finditer(code)]
 
     @functools.cached_property
-    def _define_names(self) -> frozenset[int]:
+    def define_name_offsets(self) -> frozenset[int]:
         """Offsets of the names that `#define` lines define."""
         out = set()
         for s, e in self.directive_spans:
@@ -135,7 +135,7 @@ class Layout:
         return not code[code.rfind(b"\n", 0, dot) + 1 : dot].lstrip().startswith(b"#")
 
     def is_define_name(self, start: int) -> bool:
-        return start in self._define_names
+        return start in self.define_name_offsets
 
     def is_defined_test(self, start: int) -> bool:
         """`#ifdef X`, `#ifndef X`, `defined(X)`: only whether X is defined matters."""

@@ -71,7 +71,9 @@ def _uses(code: str, ident: str, cg_aliases: set[str], present: set[str]) -> boo
 
 def needed_shims(text: str, rocm: RocmVersion | None) -> set[str]:
     """Names of shims (index.toml keys) whose identifiers `text` uses, for the given ROCm (None: unknown)."""
-    candidates = tuple(name for name, shim in all_shims().items() if shim.needed_for(rocm))
+    # shims for a namespace's names (cg::reduce) matter only where the namespace is named
+    candidates = tuple(name for name, shim in all_shims().items() if shim.needed_for(rocm)
+                       and any("::" not in ident or ident.split("::", 1)[0] in text for ident in shim.provides))
     if not candidates:
         return set()
     code = _COMMENT_RE.sub(" ", text) if "/" in text else text

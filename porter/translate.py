@@ -71,6 +71,8 @@ def translate(source: bytes, options: TranslateOptions | None = None, api_map: A
 
 # a name right after one of these is neither a member (`.x`, `->x`) nor a #define's name (which follows a space)
 _ORDINARY_BEFORE_NAME = frozenset({b"(", b",", b"[", b"=", b"!", b"&", b"*", b"<", b"{", b";", b"+", b"-", b"|", b"~", b"?"})
+_ORDINARY_OR_SPACE = _ORDINARY_BEFORE_NAME | {b" ", b"\t", b"\n", b"\r"}
+_MEMBER_ENDS = frozenset({b".", b">"})  # the token before may be `.` or `->`
 _MAY_END_QUALIFIER = frozenset({b":", b" ", b"\t", b"\n", b"\r"})  # the byte before `a::name`'s name
 
 
@@ -287,22 +289,35 @@ class _Translation:
     # -- identifiers --------------------------------------------------------------------------------------
     def _identifiers(self, candidates: list[tuple[int, int, str]]) -> None:
         simple: dict[str, tuple[bytes, str, str] | None] = {}  # per name: a plain rename needing no more checks
-        source, lines, edits, conversions = self.source, self.lines, self.edits, self.result.conversions
+        lines, edits, conversions = self.lines, self.edits, self.result.conversions
         parsed_starts, parsed_ends = self._parsed_starts, self._parsed_ends
         keyword_names = {n for n in self._names if n.encode() in parsing.keywords()}
-        in_include_path = self.layout.in_include_path
+        layout = self.layout
+        code, in_include_path, define_names = layout.code, layout.in_include_path, layout.define_name_offsets
         for start, end, name in candidates:
-            before = source[start - 1 : start]
-            # _is_code, unrolled for the common case: a name outside the parsed pieces with an ordinary byte before it
+            # _is_code and the `::` test, unrolled for the common cases (one byte or one short strip decides)
+            before = code[start - 1 : start]
             if parsed_starts and (i := bisect.bisect_right(parsed_starts, start) - 1) >= 0 and start < parsed_ends[i]:
                 if not self._is_code_by_tree(start, end):
                     continue
-            elif before in _ORDINARY_BEFORE_NAME and name not in keyword_names:
+                maybe_qualified = before in _MAY_END_QUALIFIER
+            elif name in keyword_names or before not in _ORDINARY_OR_SPACE:
+                if not self._is_code_by_tokens(start, end):
+                    continue
+                maybe_qualified = before in _MAY_END_QUALIFIER
+            elif before in _ORDINARY_BEFORE_NAME:
                 if in_include_path(start):
                     continue
-            elif not self._is_code_by_tokens(start, end):
-                continue
-            if before in _MAY_END_QUALIFIER and self._qualified(start, end, name):
+                maybe_qualified = False
+            else:  # whitespace before: look at the token before it
+                stripped = code[start - 24 if start > 24 else 0 : start].rstrip()
+                if not stripped or stripped[-1:] in _MEMBER_ENDS or start in define_names:
+                    if not self._is_code_by_tokens(start, end):
+                        continue
+                elif in_include_path(start):
+                    continue
+                maybe_qualified = not stripped or stripped.endswith(b"::")
+            if maybe_qualified and self._qualified(start, end, name):
                 continue
             plan = simple.get(name, False)
             if plan is False:
