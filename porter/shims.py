@@ -46,6 +46,12 @@ def all_shims() -> dict[str, Shim]:
 
 
 @functools.cache
+def _namespaces() -> frozenset[str]:
+    """The namespaces of the `ns::name` identifiers shims provide (cooperative_groups, cg)."""
+    return frozenset(ident.split("::", 1)[0] for shim in all_shims().values() for ident in shim.provides if "::" in ident)
+
+
+@functools.cache
 def _provided_names(shims: tuple[str, ...]) -> frozenset[str]:
     """Every identifier the given shims provide (plain names; `ns::name` ones by their last part)."""
     return frozenset(ident.rsplit("::", 1)[-1] for name in shims for ident in all_shims()[name].provides)
@@ -72,8 +78,9 @@ def _uses(code: str, ident: str, cg_aliases: set[str], present: set[str]) -> boo
 def needed_shims(text: str, rocm: RocmVersion | None) -> set[str]:
     """Names of shims (index.toml keys) whose identifiers `text` uses, for the given ROCm (None: unknown)."""
     # shims for a namespace's names (cg::reduce) matter only where the namespace is named
+    named = {ns for ns in _namespaces() if ns in text}
     candidates = tuple(name for name, shim in all_shims().items() if shim.needed_for(rocm)
-                       and any("::" not in ident or ident.split("::", 1)[0] in text for ident in shim.provides))
+                       and any("::" not in ident or ident.split("::", 1)[0] in named for ident in shim.provides))
     if not candidates:
         return set()
     code = _COMMENT_RE.sub(" ", text) if "/" in text else text

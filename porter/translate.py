@@ -289,7 +289,8 @@ class _Translation:
     # -- identifiers --------------------------------------------------------------------------------------
     def _identifiers(self, candidates: list[tuple[int, int, str]]) -> None:
         simple: dict[str, tuple[bytes, str, str] | None] = {}  # per name: a plain rename needing no more checks
-        lines, edits, conversions = self.lines, self.edits, self.result.conversions
+        edits, conversions = self.edits, self.result.conversions
+        count, line, line_at = self.source.count, 1, 0  # line number of offset line_at
         parsed_starts, parsed_ends = self._parsed_starts, self._parsed_ends
         keyword_names = {n for n in self._names if n.encode() in parsing.keywords()}
         layout = self.layout
@@ -325,7 +326,9 @@ class _Translation:
             if plan is not None:
                 if plan[0]:
                     edits.append(Edit(start, end, plan[0]))
-                    conversions.append(Conversion(plan[1], name, plan[2], lines.line(start)))
+                    line += count(b"\n", line_at, start)  # lines.line(start), inline: the loop's hottest call
+                    line_at = start
+                    conversions.append(Conversion(plan[1], name, plan[2], line))
                 continue
             entry = self.map.apis.get(name)
             if entry is None:
