@@ -19,6 +19,7 @@ class PortConfig:
     target: str = "gfx942"
     rocm: RocmVersion | None = None
     launch_syntax: LaunchSyntax = LaunchSyntax.CHEVRON
+    full_parse: bool = False  # parse every file whole (default: only the pieces whose meaning needs the grammar)
     # build step (issue 3)
     build: bool = True
     build_cmd: str | None = None  # user's own build command, run in the output root

@@ -221,7 +221,8 @@ def _output_root(request: ConvertRequest) -> Path | None:
 
 def _plan(request: ConvertRequest, warnings: list[str]) -> Iterable[_Job]:
     source, config = request.source, request.config
-    base = TranslateOptions(launch_syntax=config.launch_syntax, rocm=config.rocm, target=config.target)
+    base = TranslateOptions(launch_syntax=config.launch_syntax, rocm=config.rocm, target=config.target,
+                            full_parse=config.full_parse)
     want_diff = request.mode is WriteMode.DIFF
     scan_output = request.mode.writes
     if source.is_file():

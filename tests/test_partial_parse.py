@@ -174,3 +174,16 @@ def test_line_index_goes_forwards_and_backwards() -> None:
     assert [(lines.line(o), lines.column(o)) for o in offsets] == expected
     assert [(lines.line(o), lines.column(o)) for o in reversed(offsets)] == list(reversed(expected))
     assert lines.point(6) == (2, 0)
+
+
+
+def test_full_parse_option_reaches_the_translator(tmp_path: Path) -> None:
+    from porter.config import build_config
+    from porter.convert import ConvertRequest, _plan
+    from porter.files import WriteMode
+
+    (tmp_path / "a.cu").write_bytes(b"void f() { cudaFree(0); }\n")
+    for flag in (False, True):
+        config = build_config(None, build=False, full_parse=True if flag else None)
+        jobs = list(_plan(ConvertRequest(tmp_path, None, WriteMode.CHECK, config), []))
+        assert [job.options.full_parse for job in jobs] == [flag]
