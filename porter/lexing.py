@@ -96,14 +96,23 @@ class Layout:
         return ([first.span()] if first else []) + [(m.start() + 1, m.end()) for m in DIRECTIVE.finditer(code)]
 
     @functools.cached_property
-    def define_name_offsets(self) -> frozenset[int]:
-        """Offsets of the names that `#define` lines define."""
-        out = set()
+    def _defines(self) -> dict[int, str]:
+        """Offset -> name of every name a `#define` line defines."""
+        out = {}
         for s, e in self.directive_spans:
             m = DEFINE_NAME.match(self.code, s, e)
             if m is not None:
-                out.add(m.start(1))
-        return frozenset(out)
+                out[m.start(1)] = m.group(1).decode("ascii")
+        return out
+
+    @functools.cached_property
+    def define_name_offsets(self) -> frozenset[int]:
+        return frozenset(self._defines)
+
+    @functools.cached_property
+    def defined_macros(self) -> frozenset[str]:
+        """The names this file #defines."""
+        return frozenset(self._defines.values())
 
     # -- what the tokens decide ---------------------------------------------------------------------------
     def in_comment_or_literal(self, offset: int) -> bool:

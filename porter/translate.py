@@ -228,10 +228,13 @@ class _Translation:
         hits = {i for i in set(IDENTIFIER.findall(self.source)) if i in known or CUDA_LOOKING_BYTES.match(i)}
         if not hits:
             return []
-        pattern = re.compile(rb"\b" + _alternation(sorted(hits)) + rb"\b")
         names = {h: h.decode("ascii") for h in hits}
         self._names = set(names.values())
-        return [(m.start(), m.end(), names[m.group()]) for m in pattern.finditer(self.layout.code)]
+        code = self.layout.code
+        if len(hits) * 2000 < len(code):  # compiling costs ~20 us a name; a regex of the names then scans ~2x faster
+            pattern = re.compile(rb"\b" + _alternation(sorted(hits)) + rb"\b")
+            return [(m.start(), m.end(), names[m.group()]) for m in pattern.finditer(code)]
+        return [(m.start(), m.end(), names[g]) for m in IDENTIFIER.finditer(code) if (g := m.group()) in names]
 
     # -- context ------------------------------------------------------------------------------------------
     def _is_user_defined(self, name: str) -> bool:
@@ -244,7 +247,7 @@ class _Translation:
     def _find_user_definition(self, name: str) -> bool:
         if name in self.options.user_symbols:
             return True
-        if re.search(rb"^[ \t]*#[ \t]*define[ \t]+" + name.encode() + rb"\b", self.source, re.MULTILINE):
+        if name in self.layout.defined_macros:
             return True  # the common case (CUDA_CHECK-style macros), found without a tree query
         if self._defined is None:
             self._defined = set()
