@@ -183,13 +183,11 @@ class _Translation:
         any_needed = False
         for piece in pieces:
             s, e = piece.start, piece.end
-            if piece.kind in (PieceKind.DIRECTIVE, PieceKind.SCOPE, PieceKind.DECLARATION):
-                needed.append((s, e))  # the frame around parsed pieces: cheap, and what constants come from
-                continue
-            if ((inside(member_at, s, e) and inside(starts, s, e)) or inside(symbol_starts, s, e)
-                    or inside(launch_at, s, e) or inside(fix_at, s, e)):
-                needed.append((s, e))
-                any_needed = True
+            wanted = ((inside(member_at, s, e) and inside(starts, s, e)) or inside(symbol_starts, s, e)
+                      or inside(launch_at, s, e) or inside(fix_at, s, e))
+            any_needed = any_needed or wanted
+            if wanted or piece.kind in (PieceKind.DIRECTIVE, PieceKind.SCOPE, PieceKind.DECLARATION):
+                needed.append((s, e))  # the frame around parsed pieces is cheap, and what constants come from
             elif wants_fixes and piece.kind is PieceKind.DATA and not inside(member_at, s, e):
                 needed.append((s, e))  # enums and initializers: constants the fixes may evaluate
         if not any_needed:
@@ -498,7 +496,7 @@ class _Translation:
     # -- kernel launches ----------------------------------------------------------------------------------
     def _launches(self) -> None:
         """kernel<<<g, b, shm, s>>>(args) -> hipLaunchKernelGGL(kernel, dim3(g), dim3(b), shm, s, args)."""
-        if self.tree is None:
+        if self.tree is None:  # only a file too big to parse has launches and no tree
             self._unconverted("<<<>>>", self.source.find(b"<<<"), Reason.NEEDS_AGENT, "launch",
                               "file too big to parse: launches were left as <<<>>>")
             return

@@ -79,6 +79,7 @@ CASES = {
                         "cudaMemcpyFromSymbol(h, c, 16); }\n",
     "launches": "template <typename T> __global__ void k(T* p) {}\n"
                 "void f(float* p, cudaStream_t s) { k<float><<<1, 32, 0, s>>>(p); k<<<2, 64>>>(p); }\n",
+    "launch only in a macro": "#define LAUNCH(k, p) k<<<1, 32>>>(p)\nvoid f(float* p) { cudaFree(p); }\n",
     "hazards": "#define FULL 0xffffffff\n__global__ void r(float* o) { float v = 0; int lane = threadIdx.x % 32;\n"
                "  for (int d = 16; d > 0; d >>= 1) v += __shfl_down_sync(FULL, v, d);\n"
                "  if (lane == 0) o[threadIdx.x / 32] = v; }\n"
