@@ -220,7 +220,7 @@ class Layout:
                 if depth == 0:
                     start = gap(at)
                     head = structure[start:at]
-                    if TRANSPARENT_OPENER.search(head):
+                    if TRANSPARENT_OPENER.search(head, max(0, len(head) - 256)):  # bounded: heads can be long
                         out.append(Piece(start, at + 1, PieceKind.SCOPE))
                         start = at + 1
                         scopes.append(True)
