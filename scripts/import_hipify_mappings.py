@@ -216,7 +216,7 @@ def kind_for(name: str, hip: str | None, section: str | None) -> str:
         return "type"
     if section == "types":
         # camelCase names in a types section are enumerators unless they look like a struct.
-        return "type" if re.fullmatch(r"(cuda|CU)[A-Z][a-z]+([A-Z][a-z]+)?", bare) else "enum"
+        return "type" if re.fullmatch(r"(cuda|CU|nvrtc)[A-Z][a-z]+([A-Z][a-z]+)?", bare) else "enum"
     return "function"
 
 
