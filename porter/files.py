@@ -8,6 +8,7 @@ import os
 import signal
 import stat
 import tempfile
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,14 +116,25 @@ def atomic_write(path: Path, data: bytes, mode_from: Path | None = None) -> None
 
 @contextlib.contextmanager
 def _sigint_deferred() -> Iterator[None]:
-    if not hasattr(signal, "pthread_sigmask"):
+    """Hold Ctrl-C back until the block ends, then deliver it.
+
+    Python runs signal handlers in the main thread whichever thread the kernel hands the signal to (a process pool
+    keeps helper threads), so blocking the signal in this thread is not enough: swap the handler for one that only
+    records the interrupt. Other threads never run Python handlers and need nothing."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    received: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: received.append(signum))
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        signal.signal(signal.SIGINT, previous)
+        if received and previous is not signal.SIG_IGN:
+            if callable(previous):
+                previous(signal.SIGINT, None)  # default_int_handler raises KeyboardInterrupt
+            else:
+                raise KeyboardInterrupt
 
 
 def _write_replace(path: Path, data: bytes, mode_source: Path | None) -> None:

@@ -315,3 +315,25 @@ def test_brackets_in_reported_text_are_shown_as_written(tmp_path: Path) -> None:
     src.write_bytes(b"#define S(i) s[i]\nvoid f() { cudaFrobnicate(1); }\n")
     proc = porter("convert", src, "--check", "--rocm", "[bold]x")
     assert "[bold]x" in proc.stderr.decode()  # an error message is not read as rich markup
+
+
+def test_ctrl_c_during_a_write_is_delivered_after_it() -> None:
+    """With other threads alive (a process pool keeps some), Ctrl-C must still wait for the write in progress."""
+    import threading
+
+    from porter import files
+
+    stop = threading.Event()
+    helper = threading.Thread(target=stop.wait)
+    helper.start()
+    finished = []
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with files._sigint_deferred():
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.1)  # where an undeferred handler would raise
+                finished.append(True)
+        assert finished == [True]
+    finally:
+        stop.set()
+        helper.join()
