@@ -413,7 +413,11 @@ def merge(
         if merged.pop(name, None) is not None:
             stats["excluded"] += 1
     for name, e in curated.items():
-        merged[name] = dict(e)
+        old, new = merged.get(name), dict(e)
+        if old and "since" not in new and old.get("since") and old.get("hip") == new.get("hip"):
+            new["since"] = old["since"]  # HIPIFY's ROCm version of the very mapping the curated entry makes
+            stats["curated: since from hipify"] += 1
+        merged[name] = new
         stats["curated"] += 1
     by_family: dict[str, dict[str, dict]] = {f: {} for f in FAMILIES}
     for name, e in merged.items():

@@ -173,6 +173,10 @@ def test_breadth() -> None:
         ("cublas", "cublasSgemm", "hipblasSgemm"),
         ("profiler", "cudaProfilerStart", "hipProfilerStart"),
         ("nvtx", "nvtxRangePushA", "roctxRangePushA"),
+        ("nvrtc", "nvrtcGetPTX", "hiprtcGetCode"),
+        ("cudnn", "cudnnCreate", "miopenCreate"),
+        ("cudnn", "CUDNN_CROSS_CORRELATION", "miopenConvolution"),  # MIOpen convolves by cross-correlation
+        ("cudnn", "cudnnBackendExecute", "miopenBackendExecute"),  # MIOpen's graph API, ROCm 6.2
     ],
 )
 def test_known_mappings(family: str, cuda: str, expected: str) -> None:
@@ -187,6 +191,8 @@ def test_known_mappings(family: str, cuda: str, expected: str) -> None:
         "cudaLaunchKernelExC",
         "cuTensorMapEncodeTiled",
         "cudaProfilerInitialize",
+        "CUDNN_CONVOLUTION",  # true convolution flips the filter; HIPIFY's miopenConvolution would not
+        "nvrtcGetLTOIR",
     ],
 )
 def test_known_unsupported(cuda: str) -> None:
