@@ -328,11 +328,10 @@ def test_ctrl_c_during_a_write_is_delivered_after_it() -> None:
     helper.start()
     finished = []
     try:
-        with pytest.raises(KeyboardInterrupt):
-            with files._sigint_deferred():
-                os.kill(os.getpid(), signal.SIGINT)
-                time.sleep(0.1)  # where an undeferred handler would raise
-                finished.append(True)
+        with pytest.raises(KeyboardInterrupt), files._sigint_deferred():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.1)  # where an undeferred handler would raise
+            finished.append(True)
         assert finished == [True]
     finally:
         stop.set()
