@@ -257,12 +257,8 @@ class _Translation:
                     self._defined.update(n.text.decode("utf-8", "replace") for n in nodes.get("name", []))
         return name in self._defined
 
-    def _is_code(self, start: int, end: int) -> bool:
-        """True when the identifier at [start, end) is code (not a comment, string, member or macro name)."""
-        if not self._parsed_starts or not self._parsed(start):
-            return self._is_code_by_tokens(start, end)
-        return self._is_code_by_tree(start, end)
-
+    # Is the identifier at [start, end) code (not a comment, literal, member or macro name)? The tree decides inside
+    # the parsed pieces, the tokens elsewhere; _identifiers unrolls the common cases of the token test.
     def _is_code_by_tree(self, start: int, end: int) -> bool:
         if self.layout.in_include_path(start):
             return False  # tree-sitter can misread an indented `#  include <x.h>` inside #if as a template
