@@ -12,18 +12,44 @@ import bisect
 import enum
 import functools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-# comments, raw strings, string literals and character literals. Every branch starts with a literal character, so
-# the regex engine skips ahead at C speed. A character literal must not follow a hex digit (C++14 digit separators:
-# 1'000'000) and is at most a few characters long; a raw string's u8/L/u/U prefix stays outside the span.
-SKIPPABLE = re.compile(
-    rb"/(?:/(?:\\\r?\n|[^\n])*|\*.*?(?:\*/|\Z))"
-    + rb'|R"([^()\\\s"]{0,16})\(.*?\)\1"'
-    + rb'|"(?:\\.|[^"\\\n])*"'
-    + rb"|'(?<![0-9A-Fa-f_]')(?:\\.|[^'\\\n]){1,8}'",
-    re.DOTALL,
-)
+# comments, string literals and character literals (and the opener of a raw string, whose end _skippable finds with
+# bytes.find: a lazy regex would rescan the rest of the file for every opener that is never closed). Every branch
+# starts with a literal character, so the regex engine skips ahead at C speed. A character literal must not follow a
+# hex digit (C++14 digit separators: 1'000'000) and is at most a few characters long; a raw string's u8/L/u/U prefix
+# stays outside the span.
+_COMMENT_OR_LITERAL = (rb"/(?:/(?:\\\r?\n|[^\n])*|\*.*?(?:\*/|\Z))"
+                       rb'|"(?:\\.|[^"\\\n])*"'
+                       rb"|'(?<![0-9A-Fa-f_]')(?:\\.|[^'\\\n]){1,8}'")
+SKIPPABLE = re.compile(_COMMENT_OR_LITERAL, re.DOTALL)
+SKIPPABLE_OR_RAW_OPENER = re.compile(rb'(?P<raw>R"(?P<delim>[^()\\\s"]{0,16})\()|' + _COMMENT_OR_LITERAL, re.DOTALL)
+
+
+def _skippable(source: bytes) -> Iterator[tuple[int, int]]:
+    """(start, end) of every comment and literal, in order; linear even on raw-string openers never closed."""
+    if b'R"' not in source:
+        for m in SKIPPABLE.finditer(source):
+            yield m.span()
+        return
+    unclosed: set[bytes] = set()  # delimiters with no closing `)delim"` after some point: none after a later one
+    pos = 0
+    while (m := SKIPPABLE_OR_RAW_OPENER.search(source, pos)) is not None:
+        if m.group("raw") is None:
+            yield m.span()
+            pos = m.end()
+            continue
+        delim = m.group("delim")
+        end = -1 if delim in unclosed else source.find(b")" + delim + b'"', m.end())
+        if end < 0:
+            unclosed.add(delim)
+            pos = m.start() + 1  # not a raw string: its `"` may still open an ordinary one
+            continue
+        yield m.start(), end + len(delim) + 2
+        pos = end + len(delim) + 2
+
+
 # a preprocessor directive with its continuation lines, found from the newline before it (a file's first line is
 # looked at separately); on the text with comments and literals blanked
 DIRECTIVE = re.compile(rb"\n[ \t]*#(?:\\\r?\n|[^\n])*")
@@ -64,8 +90,7 @@ class Layout:
     def __init__(self, source: bytes) -> None:
         self.source = source
         starts, ends, parts, pos = [], [], [], 0
-        for m in SKIPPABLE.finditer(source):
-            s, e = m.span()
+        for s, e in _skippable(source):
             starts.append(s)
             ends.append(e)
             parts.append(source[pos:s])

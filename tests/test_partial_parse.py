@@ -188,3 +188,15 @@ def test_full_parse_option_reaches_the_translator(tmp_path: Path) -> None:
         config = build_config(None, build=False, full_parse=True if flag else None)
         jobs = list(_plan(ConvertRequest(tmp_path, None, WriteMode.CHECK, config), []))
         assert [job.options.full_parse for job in jobs] == [flag]
+
+
+
+def test_raw_strings_closed_and_never_closed() -> None:
+    source = b'a = R"d(x ")" y)d"; b = R"q( cudaFree; c = 1;\nd = "s";\n'
+    layout = Layout(source)
+    assert layout.in_comment_or_literal(source.index(b"x ")) and layout.in_comment_or_literal(source.index(b" y)d"))
+    assert not layout.in_comment_or_literal(source.index(b"b ="))
+    # an opener that is never closed is no raw string: its quote starts an ordinary literal, ended by the line
+    assert not layout.in_comment_or_literal(source.index(b"q( cudaFree"))  # `"q( ...` has no closing quote
+    assert not layout.in_comment_or_literal(source.index(b"d ="))
+    assert layout.in_comment_or_literal(source.index(b'"s"') + 1)
