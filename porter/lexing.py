@@ -69,6 +69,26 @@ DEFINED_TEST_BEFORE = re.compile(rb"(?:^[ \t]*#[ \t]*(?:ifdef|ifndef|elifdef|eli
                                  re.MULTILINE)
 
 
+def in_spans(starts: list[int], ends: list[int], offset: int) -> bool:
+    """Whether `offset` falls in one of the sorted, disjoint spans [starts[i], ends[i])."""
+    i = bisect.bisect_right(starts, offset) - 1
+    return i >= 0 and offset < ends[i]
+
+
+def first_char_alternation(words: list[str], lookbehind: str = "") -> str:
+    r"""A regex matching any of `words`, grouped by first character, so the regex engine rejects most positions after
+    one character instead of trying every word there (each branch starts with a literal). `lookbehind`, a character
+    class such as r"[\w.]", forbids a character of that class right before a word; it is checked after the first
+    character, where it keeps the literal first."""
+    groups: dict[str, list[str]] = {}
+    for word in sorted(words, key=len, reverse=True):
+        groups.setdefault(word[0], []).append(re.escape(word[1:]))
+    return "(?:" + "|".join(
+        re.escape(first) + (f"(?<!{lookbehind}{re.escape(first)})" if lookbehind else "") + "(?:" + "|".join(rests) + ")"
+        for first, rests in groups.items()
+    ) + ")"
+
+
 class PieceKind(enum.Enum):
     DIRECTIVE = "directive"  # a top-level preprocessor line
     SCOPE = "scope"  # `namespace x {`, `extern "C" {` or the `}` closing one
@@ -141,8 +161,7 @@ class Layout:
 
     # -- what the tokens decide ---------------------------------------------------------------------------
     def in_comment_or_literal(self, offset: int) -> bool:
-        i = bisect.bisect_right(self._skip_starts, offset) - 1
-        return i >= 0 and offset < self._skip_ends[i]
+        return in_spans(self._skip_starts, self._skip_ends, offset)
 
     def in_directive(self, offset: int) -> bool:
         spans = self.directive_spans
@@ -318,4 +337,4 @@ class LineIndex:
         return offset - self._source.rfind(b"\n", 0, offset)
 
     def point(self, offset: int) -> tuple[int, int]:
-        return self.line(offset) - 1, offset - self._source.rfind(b"\n", 0, offset) - 1
+        return self.line(offset) - 1, self.column(offset) - 1

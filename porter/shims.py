@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from porter.files import atomic_write
+from porter.lexing import first_char_alternation
 from porter.options import RocmVersion
 from porter.resources import resource_dir
 
@@ -59,13 +60,8 @@ def _provided_names(shims: tuple[str, ...]) -> frozenset[str]:
 
 @functools.cache
 def _present_re(shims: tuple[str, ...]) -> re.Pattern[str]:
-    """Any name the given shims provide, as a name of its own (not `obj.name`). Each branch starts with a literal
-    character and checks what precedes it afterwards, so the regex engine skips ahead at C speed."""
-    groups: dict[str, list[str]] = {}
-    for name in sorted(_provided_names(shims), key=len, reverse=True):
-        groups.setdefault(name[0], []).append(re.escape(name[1:]))
-    return re.compile("|".join(f"{re.escape(first)}(?<![\\w.]{re.escape(first)})(?:{'|'.join(rests)})\\b"
-                               for first, rests in groups.items()))
+    """Any name the given shims provide, as a name of its own (not `obj.name`)."""
+    return re.compile(first_char_alternation(list(_provided_names(shims)), lookbehind=r"[\w.]") + r"\b")
 
 
 def _uses(code: str, ident: str, cg_aliases: set[str], present: set[str]) -> bool:

@@ -25,7 +25,7 @@ from typing import NamedTuple
 import tree_sitter
 
 from porter import parsing
-from porter.lexing import Layout, LineIndex, PieceKind
+from porter.lexing import Layout, LineIndex, PieceKind, first_char_alternation, in_spans
 from porter.mapping import CUDA_LOOKING, ApiMap, load_api_map
 from porter.options import (
     Conversion,
@@ -74,17 +74,6 @@ _ORDINARY_BEFORE_NAME = frozenset({b"(", b",", b"[", b"=", b"!", b"&", b"*", b"<
 _ORDINARY_OR_SPACE = _ORDINARY_BEFORE_NAME | {b" ", b"\t", b"\n", b"\r"}
 _MEMBER_ENDS = frozenset({b".", b">"})  # the token before may be `.` or `->`
 _MAY_END_QUALIFIER = frozenset({b":", b" ", b"\t", b"\n", b"\r"})  # the byte before `a::name`'s name
-
-
-def _alternation(words: list[bytes]) -> bytes:
-    """A regex matching exactly `words`, grouped by first byte: the engine rejects most positions after one byte
-    instead of trying every word there. Only whole identifiers match (the caller wraps it in \\b)."""
-    groups: dict[bytes, list[bytes]] = {}
-    for w in words:
-        groups.setdefault(w[:1], []).append(re.escape(w[1:]))
-    branches = [re.escape(first) + (b"(?:" + b"|".join(sorted(rests, key=len, reverse=True)) + b")" if len(rests) > 1
-                                    else rests[0]) for first, rests in groups.items()]
-    return b"(?:" + b"|".join(branches) + b")"
 
 
 class _Translation:
@@ -202,8 +191,11 @@ class _Translation:
 
     def _parsed(self, offset: int) -> bool:
         """Whether the tree covers `offset` (there the tree decides)."""
-        i = bisect.bisect_right(self._parsed_starts, offset) - 1
-        return i >= 0 and offset < self._parsed_ends[i]
+        return in_spans(self._parsed_starts, self._parsed_ends, offset)
+
+    @property
+    def _parsed_whole(self) -> bool:
+        return self._parsed_starts == [0] and self._parsed_ends == [len(self.source)]
 
     def _has_include_to_rewrite(self) -> bool:
         """An #include of a CUDA header (or of a renamed file): decided on the text, before any parse."""
@@ -230,7 +222,7 @@ class _Translation:
         self._names = set(names.values())
         code = self.layout.code
         if len(hits) * 2000 < len(code):  # compiling costs ~20 us a name; a regex of the names then scans ~2x faster
-            pattern = re.compile(rb"\b" + _alternation(sorted(hits)) + rb"\b")
+            pattern = re.compile(rb"\b" + first_char_alternation(list(names.values())).encode() + rb"\b")
             return [(m.start(), m.end(), names[m.group()]) for m in pattern.finditer(code)]
         return [(m.start(), m.end(), names[g]) for m in IDENTIFIER.finditer(code) if (g := m.group()) in names]
 
@@ -251,7 +243,7 @@ class _Translation:
             self._defined = set()
             if len(self.source) <= HUGE_FILE_BYTES:
                 # definitions can be anywhere in the file: this query needs all of it parsed
-                whole = self.tree if self._parsed_starts == [0] and self._parsed_ends == [len(self.source)] else None
+                whole = self.tree if self._parsed_whole else None
                 root = (whole or parsing.parse(self.source)).root_node
                 for _, nodes in parsing.matches(parsing.load_query("definitions"), root):
                     self._defined.update(n.text.decode("utf-8", "replace") for n in nodes.get("name", []))
@@ -558,9 +550,8 @@ class _Translation:
             return
         from porter.targets import resolve_target
 
-        partial = self._parsed_starts != [0] or self._parsed_ends != [len(self.source)]
         for fix in hazard_fix_edits(self.source, self.tree, resolve_target(self.options.target), self.options.rocm):
-            if partial and fix.before.startswith("#define") and not self._only_parsed_uses(fix.before.split()[1]):
+            if not self._parsed_whole and fix.before.startswith("#define") and not self._only_parsed_uses(fix.before.split()[1]):
                 continue  # a mask macro also used where the tree did not look: widening it may not be safe
             self.edits.append(Edit(fix.start, fix.end, fix.new.encode()))
             self.result.conversions.append(Conversion("hazard-fix", fix.before, fix.after, fix.line))
