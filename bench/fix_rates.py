@@ -21,15 +21,15 @@ from rich.table import Table
 from porter.build.environment import HipccEnvironment
 from porter.build.toolchain import choose_compile_arch, detect_toolchain
 from porter.config import PortConfig
-from porter.fixloop import LoopStatus, run_fix_loop
-from porter.options import LaunchSyntax, TranslateOptions
+from porter.fix.loop import LoopStatus, run_fix_loop
+from porter.translate.options import LaunchSyntax, TranslateOptions
 
 HERE = Path(__file__).resolve().parent
 
 
 def translate_case(source: bytes, options: TranslateOptions) -> tuple[bytes, str]:
     try:
-        from porter.translate import translate
+        from porter.translate.core import translate
     except ImportError:
         return source, "untranslated (porter.translate missing)"
     return translate(source, options).output, "porter.translate"

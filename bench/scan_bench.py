@@ -25,12 +25,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from translate_bench import generate
 
-from porter import parsing
-from porter.options import RocmVersion, TranslateOptions
+from porter import syntax
 from porter.scan import scan_file_with_inventory, scan_source, source_files
 from porter.scan.fixes import apply_hazard_fixes, hazard_fix_edits
 from porter.targets import resolve_target
-from porter.translate import translate
+from porter.translate.core import translate
+from porter.translate.options import RocmVersion, TranslateOptions
 
 TARGETS = ("gfx942", "gfx950", "gfx1100")
 ROCM = RocmVersion(7, 0)  # what translate_bench converts with
@@ -49,7 +49,7 @@ def load(root: Path) -> list[tuple[str, bytes, bytes]]:
 
 def timed(files, repeat: int, profile: bool) -> tuple[float, float, float]:
     target = resolve_target("gfx942")
-    trees = [parsing.parse(src) for _, src, _ in files]  # the translator's tree: not the scanner's cost
+    trees = [syntax.parse(src) for _, src, _ in files]  # the translator's tree: not the scanner's cost
     best_fix = best_scan = float("inf")
     profiler = cProfile.Profile() if profile else None
     for _ in range(repeat):
@@ -67,7 +67,7 @@ def timed(files, repeat: int, profile: bool) -> tuple[float, float, float]:
         best_fix, best_scan = min(best_fix, t1 - t0), min(best_scan, t2 - t1)
     t0 = time.process_time()
     for _, src, _ in files:
-        parsing.parse(src)
+        syntax.parse(src)
     parse = time.process_time() - t0
     if profiler:
         pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(40)
@@ -84,7 +84,7 @@ def dump(files, path: Path) -> None:
         entry: dict = {}
         for arch in TARGETS:
             target = resolve_target(arch)
-            tree = parsing.parse(src)
+            tree = syntax.parse(src)
             fixed, conversions = apply_hazard_fixes(src, target, ROCM)
             findings, inventory = scan_file_with_inventory(src, rel, target, None)
             entry[arch] = {

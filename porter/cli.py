@@ -14,11 +14,11 @@ from rich.markup import escape
 from porter import __version__
 from porter import doctor as doctor_cli
 from porter import review as review_cli
+from porter import scan as scan_cli
 from porter.config import ConfigError, build_config
 from porter.files import PorterInputError, WriteMode
-from porter.options import LaunchSyntax, RocmVersion
-from porter.scan import cli as scan_cli
 from porter.targets import UnknownTargetError, resolve_target
+from porter.translate import LaunchSyntax, RocmVersion
 
 app = typer.Typer(
     name="porter",
@@ -131,7 +131,7 @@ def convert(
 
 def _with_detected_rocm(config):
     try:
-        from porter.build.toolchain import detect_rocm_version
+        from porter.build import detect_rocm_version
     except ImportError:
         return config
     detected = detect_rocm_version()

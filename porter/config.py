@@ -7,7 +7,7 @@ import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
-from porter.options import LaunchSyntax, RocmVersion
+from porter.translate import LaunchSyntax, RocmVersion
 
 
 class ConfigError(ValueError):

@@ -1,7 +1,7 @@
 """A conversion run over a file or a tree: classify, translate in parallel, write (or diff/check), report.
 
 All file writes, progress and terminal output of `porter convert` happen here or in porter.files; the
-translation itself (porter.translate, porter.buildfiles) is pure.
+translation itself (porter.translate) is pure.
 """
 
 from __future__ import annotations
@@ -37,12 +37,11 @@ from porter.files import (
     read_bytes,
     walk_tree,
 )
-from porter.mapping import CUDA_LOOKING
-from porter.options import Conversion, Reason, TranslateOptions, TranslationResult
 from porter.report import FileReport, Report
+from porter.translate import CUDA_LOOKING, Conversion, Reason, TranslateOptions, TranslationResult
 
 HEADER_SUFFIXES = (".h", ".cuh", ".hpp", ".hxx", ".inl")
-SHIM_DIR = "porter_shims"  # where ports keep the compatibility shims (porter.shims.OUT_DIRNAME)
+SHIM_DIR = "porter_shims"  # where ports keep the compatibility shims (porter.fix.shims.OUT_DIRNAME)
 USER_DEFINED = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)|\b([A-Za-z_]\w*)[ \t]*\([^;{}]*\)[ \t]*(?:const[ \t]*)?\{", re.MULTILINE)
 
 
@@ -117,8 +116,8 @@ def _translate_job(job: _Job) -> _Done:
 
 def _with_shims(result: TranslationResult, job: _Job) -> tuple[bytes, tuple[str, ...]]:
     """Include the compatibility shims the output needs, by a path relative to the file (plain hipcc, no -I)."""
-    from porter.shims import OUT_DIRNAME as SHIM_INCLUDE_DIR
-    from porter.shims import add_shim_include, all_shims, needed_shims
+    from porter.fix import OUT_DIRNAME as SHIM_INCLUDE_DIR
+    from porter.fix import add_shim_include, all_shims, needed_shims
 
     text = result.output.decode("utf-8", "surrogateescape")
     needed = needed_shims(text, job.options.rocm)
@@ -138,8 +137,8 @@ def _with_shims(result: TranslationResult, job: _Job) -> tuple[bytes, tuple[str,
 
 
 def _open_findings(output: bytes, job: _Job, shims: tuple[str, ...]) -> list[dict]:
+    from porter.fix import all_shims
     from porter.scan import scan_source
-    from porter.shims import all_shims
     from porter.targets import resolve_target
 
     findings = scan_source(output, job.out_rel, resolve_target(job.options.target), job.options.rocm)
@@ -156,7 +155,7 @@ def _subject(message: str) -> str:
 
 def _translate_bytes(job: _Job, source: bytes) -> TranslationResult:
     if job.kind is FileKind.BUILD:
-        from porter.buildfiles import translate_build_file
+        from porter.translate import translate_build_file
 
         return translate_build_file(job.rel, source, job.options)
     from porter.translate import translate
@@ -313,8 +312,8 @@ def _run_jobs(jobs: list[_Job], request: ConvertRequest, console: Console, repor
 
 
 def _copy_shims(names: tuple[str, ...], output_root: Path, copied: set[str]) -> None:
-    from porter.shims import OUT_DIRNAME as SHIM_INCLUDE_DIR
-    from porter.shims import SHIMS_DIR
+    from porter.fix import OUT_DIRNAME as SHIM_INCLUDE_DIR
+    from porter.fix import SHIMS_DIR
 
     for name in names:
         if name not in copied:
@@ -381,7 +380,7 @@ def _after_write(request: ConvertRequest, output_root: Path, report: Report, con
     if not request.config.build:
         return
     try:
-        from porter.fixloop import LoopStatus, run_fix_loop
+        from porter.fix import LoopStatus, run_fix_loop
     except ImportError:
         report.warnings.append("the build step is not available in this installation; skipped")
         return

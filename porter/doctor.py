@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from porter.build.toolchain import COMMON_ARCHES, accepted_arches, choose_compile_arch, detect_toolchain
+from porter.build import COMMON_ARCHES, accepted_arches, choose_compile_arch, detect_toolchain
 from porter.config import ConfigError, build_config
 from porter.targets import DEFAULT_TARGET, UnknownTargetError, all_targets, resolve_target
 
@@ -23,7 +23,7 @@ def _check_model(config) -> tuple[bool | None, str]:
     if not config.model:
         return None, "no model configured: --model / PORTER_MODEL (the agent step is skipped without one)"
     try:
-        from porter.agent.model import check_endpoint
+        from porter.agent import check_endpoint
     except ImportError as exc:
         return False, f"agent module not available: {exc}"
     return check_endpoint(config)

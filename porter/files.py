@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from porter.buildfiles import is_build_file
+from porter.translate import is_build_file
 
 SOURCE_SUFFIXES = frozenset({".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hxx", ".inl", ".hip"})
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", ".porter"})

@@ -12,7 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from porter import __version__
-from porter.options import Conversion, TranslationResult, Unconverted
+from porter.translate import Conversion, TranslationResult, Unconverted
 
 
 def group_conversions(conversions: list[Conversion]) -> dict[tuple[str, str, str], list[int]]:
@@ -72,7 +72,7 @@ class Report:
     rocm: str | None
     files: list[FileReport] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    fix_loop: dict = field(default_factory=dict)  # build / fixers / agent / tests, filled by porter.fixloop
+    fix_loop: dict = field(default_factory=dict)  # build / fixers / agent / tests, filled by porter.fix.loop
     findings: list[dict] = field(default_factory=list)  # hazard findings still open in the output
     interrupted: bool = False
 

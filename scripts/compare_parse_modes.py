@@ -14,9 +14,9 @@ import sys
 import time
 from pathlib import Path
 
-from porter.mapping import load_api_map
-from porter.options import LaunchSyntax, TranslateOptions
-from porter.translate import translate
+from porter.translate.core import translate
+from porter.translate.mapping import load_api_map
+from porter.translate.options import LaunchSyntax, TranslateOptions
 
 SUFFIXES = {".cu", ".cuh", ".h", ".hpp", ".cpp", ".cc", ".c", ".inl", ".hxx", ".cxx", ""}
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from porter.build import toolchain as tc
-from porter.options import RocmVersion
+from porter.translate.options import RocmVersion
 
 
 def _toolchain() -> tc.Toolchain:

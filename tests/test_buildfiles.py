@@ -1,4 +1,4 @@
-"""Build-file translation (porter.buildfiles): CMake and Makefiles, CUDA -> HIP.
+"""Build-file translation (porter.translate.buildfiles): CMake and Makefiles, CUDA -> HIP.
 
 Every `port()` call also checks idempotency: translating the output again must change nothing.
 The two integration tests at the end configure/build the translated files with the real toolchain.
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from porter.buildfiles import is_build_file, load_build_data, translate_build_file
-from porter.options import Reason, TranslateOptions, TranslationResult
+from porter.translate.buildfiles import is_build_file, load_build_data, translate_build_file
+from porter.translate.options import Reason, TranslateOptions, TranslationResult
 
 DATA = load_build_data()
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from porter.config import ConfigError, build_config
-from porter.options import LaunchSyntax, RocmVersion
+from porter.translate.options import LaunchSyntax, RocmVersion
 
 
 def _project(tmp_path: Path, body: str) -> Path:

@@ -272,7 +272,7 @@ def test_huge_file_is_translated(tmp_path: Path) -> None:
 
 def test_ctrl_c_leaves_every_file_old_or_new(tmp_path: Path) -> None:
     root = tmp_path / "big"
-    from porter.translate import translate
+    from porter.translate.core import translate
 
     expected_new = translate(SAMPLE * 40).output
     for i in range(400):

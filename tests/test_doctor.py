@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 from porter import doctor
 from porter.build.toolchain import Toolchain
 from porter.cli import app
-from porter.options import RocmVersion
+from porter.translate.options import RocmVersion
 
 
 def test_targets_table_lists_all_profiles() -> None:

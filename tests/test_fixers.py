@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from porter.build.results import Diagnostic
-from porter.fixers import all_rules, apply_fixers, header_for
+from porter.fix.rules import all_rules, apply_fixers, header_for
 
 ROCM7_WARPSIZE = """#include <hip/hip_runtime.h>
 struct porter_sim_warp_size { __device__ operator int() const noexcept { return 64; } };

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from porter import fixloop
 from porter.config import PortConfig
-from porter.fixloop import LoopStatus, run_fix_loop
+from porter.fix import loop as fixloop
+from porter.fix.loop import LoopStatus, run_fix_loop
 
 FIXABLE = """#include <hip/hip_runtime.h>
 template <typename T, int N>

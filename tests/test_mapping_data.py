@@ -1,6 +1,6 @@
 """Validate the CUDA->HIP mapping data (porter/data/apis/*.toml, porter/data/headers.toml).
 
-Loaded with tomllib directly so the checks do not depend on porter.mapping.
+Loaded with tomllib directly so the checks do not depend on porter.translate.mapping.
 """
 
 from __future__ import annotations

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from porter.lexing import Layout, LineIndex, PieceKind
-from porter.mapping import load_api_map
-from porter.options import LaunchSyntax, TranslateOptions
-from porter.translate import _Translation, translate
+from porter.syntax.lexing import Layout, LineIndex, PieceKind
+from porter.translate.core import _Translation, translate
+from porter.translate.mapping import load_api_map
+from porter.translate.options import LaunchSyntax, TranslateOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE_SUFFIXES = {".cu", ".cuh", ".cpp", ".h", ".hpp", ".cc", ".c", ".inl"}

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from porter import review as review_mod
-from porter.review import Action, HunkPrompt, ReviewError, review_port
-from porter.review_ui import run_editor
+from porter.review import command as review_mod
+from porter.review.command import Action, HunkPrompt, ReviewError, review_port
+from porter.review.ui import run_editor
 
 PAD = b"".join(b"int pad%d;\n" % i for i in range(12))
 ORIGINAL = b"#include <cuda_runtime.h>\n" + PAD + b"cudaFree(p);\n" + PAD

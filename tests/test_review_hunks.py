@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from porter.review_hunks import Action, apply_hunks, fit_edit, piece_for, split_hunks, split_lines
+from porter.review.hunks import Action, apply_hunks, fit_edit, piece_for, split_hunks, split_lines
 
 ORIGINAL = b"".join(b"line %d\n" % i for i in range(1, 31))
 

@@ -1,4 +1,4 @@
-"""unsupported-api findings and the inventory come from porter.mapping; both degrade when it is absent."""
+"""unsupported-api findings and the inventory come from porter.translate.mapping; both degrade when it is absent."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from porter.options import RocmVersion
 from porter.scan import detectors, inventory, scan_source, scan_tree
 from porter.targets import resolve_target
+from porter.translate.options import RocmVersion
 
 
 @dataclass
@@ -93,3 +93,13 @@ def test_without_mapping(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     inv = scan_tree(tmp_path, resolve_target("gfx942")).inventory
     assert inv["translation"]["mapping_available"] is False
     assert inv["apis"]["runtime"]["names"]["cudaMalloc"] == 1  # family guessed from the prefix
+
+
+def test_the_real_mapping_is_found(tmp_path) -> None:
+    """The fallbacks above are for a broken map; porter's own map must load (a stale import path hid it once)."""
+    assert detectors._api_map() is not None
+    assert inventory._mapping()[0] is not None
+    (tmp_path / "a.cu").write_bytes(SOURCE)
+    inv = scan_tree(tmp_path, resolve_target("gfx942")).inventory
+    assert inv["translation"]["mapping_available"] is True
+    assert inv["translation"]["translatable"]["cudaMalloc"] == 1

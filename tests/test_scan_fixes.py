@@ -95,7 +95,7 @@ def test_broken_source_is_left_parseable() -> None:
 
 
 def test_timing_fix_waits_for_a_rocm_that_declares_wall_clock64() -> None:
-    from porter.options import RocmVersion
+    from porter.translate.options import RocmVersion
 
     source = b"__global__ void k(long long* o) { o[0] = clock64(); }"
     assert apply_hazard_fixes(source, GFX942, RocmVersion(5, 2)) == (source, [])

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from porter.options import RocmVersion
-from porter.shims import OUT_DIRNAME, SHIMS_DIR, add_shim_include, all_shims, install_shims, needed_shims
+from porter.fix.shims import OUT_DIRNAME, SHIMS_DIR, add_shim_include, all_shims, install_shims, needed_shims
+from porter.translate.options import RocmVersion
 
 ROCM_52 = RocmVersion(5, 2)
 ROCM_70 = RocmVersion(7, 0)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from porter.mapping import ApiEntry, ApiMap, HeaderEntry, load_api_map
-from porter.options import LaunchSyntax, Reason, RocmVersion, TranslateOptions
-from porter.translate import translate
+from porter.translate.core import translate
+from porter.translate.mapping import ApiEntry, ApiMap, HeaderEntry, load_api_map
+from porter.translate.options import LaunchSyntax, Reason, RocmVersion, TranslateOptions
 
 
 def _entry(cuda: str, hip: str | None = None, family: str = "runtime", **kw) -> ApiEntry:
@@ -203,11 +203,11 @@ def test_hazard_fixes_reach_files_that_call_no_cuda_api() -> None:
 
 
 def test_plain_cpp_with_includes_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from porter import parsing
+    from porter import syntax
 
     def no_parse(source: bytes) -> None:
         raise AssertionError("parsed a file with nothing to translate")
 
-    monkeypatch.setattr(parsing, "parse", no_parse)
+    monkeypatch.setattr(syntax, "parse", no_parse)
     src = b"#include <vector>\n#include \"util.h\"\nint twice(int x) { return 2 * x; }\n"
     assert translate(src, TranslateOptions()).output is src

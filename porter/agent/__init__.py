@@ -1,6 +1,6 @@
 """LLM agent that repairs a port the rule fixers could not: edits files through tools, porter builds and verifies.
 
-Entry point for porter.fixloop: `run_agent(task, env, config, transcript_path) -> AgentOutcome`. It never raises
+Entry point for porter.fix.loop: `run_agent(task, env, config, transcript_path) -> AgentOutcome`. It never raises
 for expected failures (no model configured, endpoint down, limits hit); those come back as the outcome's status.
 """
 

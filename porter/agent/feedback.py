@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from porter.agent.types import AgentTask
-from porter.build.results import BuildResult, Diagnostic, TestResult
+from porter.build import BuildResult, Diagnostic, TestResult
 
 MAX_DIAGNOSTICS = 25
 MAX_OUTPUT_CHARS = 6_000

@@ -13,7 +13,7 @@ from porter.agent.protocols import Environment, Model
 from porter.agent.schemas import TOOL_NAMES, TOOLS
 from porter.agent.transcript import Transcript
 from porter.agent.types import AgentOutcome, AgentTask, ModelResponse, ToolCall
-from porter.build.results import BuildResult, TestResult
+from porter.build import BuildResult, TestResult
 from porter.config import PortConfig
 
 _EDIT_TOOLS = {"replace_in_file", "write_file"}

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from porter.agent.types import AgentOutcome, AgentTask, ModelResponse
-from porter.build.results import BuildResult, TestResult
+from porter.build import BuildResult, TestResult
 
 
 @runtime_checkable

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from porter.build.results import Diagnostic
+from porter.build import Diagnostic
 from porter.targets import TargetProfile
 
 

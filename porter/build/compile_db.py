@@ -41,7 +41,7 @@ class CompileFlags:
         return [f"-I{d}" for d in self.include_dirs] + [f"-D{d}" for d in self.defines]
 
 
-def _walk(root: Path):
+def walk_files(root: Path):
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root)
         if any(part.startswith(".") or part in _SKIP_DIRS for part in rel.parts[:-1]):
@@ -52,7 +52,7 @@ def _walk(root: Path):
 
 def translation_units(root: Path, files: list[Path] | None = None) -> list[Path]:
     """Sources to compile: .hip/.cu always, .cpp/.cc/.cxx only when they hold GPU code."""
-    candidates = [root / f if not Path(f).is_absolute() else Path(f) for f in files] if files else list(_walk(root))
+    candidates = [root / f if not Path(f).is_absolute() else Path(f) for f in files] if files else list(walk_files(root))
     out = []
     for path in candidates:
         suffix = path.suffix.lower()
@@ -179,7 +179,7 @@ def collect_flags(out_root: Path) -> CompileFlags:
     out_root = out_root.resolve()
     ccdb = next((p for p in (out_root / "compile_commands.json", out_root / "build" / "compile_commands.json")
                  if p.is_file()), None)
-    all_files = list(_walk(out_root))
+    all_files = list(walk_files(out_root))
     if ccdb is not None:
         flags = from_compile_commands(ccdb, out_root, _source_root(out_root))
     else:

@@ -13,7 +13,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from porter.options import RocmVersion
+from porter.translate import RocmVersion
 
 # Probed when asked which arches the compiler accepts (doctor); cheap enough: a failed probe is ~0.2 s.
 COMMON_ARCHES = ("gfx906", "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1200")

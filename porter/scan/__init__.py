@@ -10,12 +10,12 @@ import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from porter.options import RocmVersion
 from porter.scan.context import SourceContext
 from porter.scan.detectors import DETECTORS, Hit
 from porter.scan.inventory import FileInventory, file_inventory, merge
 from porter.scan.rules import SEVERITY_RANK, all_rules, render, target_fields
 from porter.targets import TargetProfile
+from porter.translate import RocmVersion
 
 SOURCE_SUFFIXES = frozenset(
     {".cu", ".cuh", ".hip", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inl", ".cuinc"}
@@ -167,4 +167,12 @@ def scan_tree(
     return result
 
 
-__all__ = ["Finding", "ScanResult", "scan_source", "scan_tree"]
+__all__ = [
+    "Finding", "ScanResult", "apply_hazard_fixes", "check", "fix_trigger_offsets", "hazard_fix_edits", "may_need_fix",
+    "scan", "scan_source", "scan_tree",
+]
+
+
+# Last: the fixes and the commands import the names above. The fixes are what the translator merges as edits.
+from porter.scan.cli import check, scan  # noqa: E402
+from porter.scan.fixes import apply_hazard_fixes, fix_trigger_offsets, hazard_fix_edits, may_need_fix  # noqa: E402

@@ -14,7 +14,6 @@ import typer
 from rich.console import Console
 
 from porter.files import atomic_write
-from porter.options import RocmVersion
 from porter.scan import ScanResult, is_source, scan_tree, source_files
 from porter.scan.changes import GitError, changed_files
 from porter.scan.formats import (
@@ -26,6 +25,7 @@ from porter.scan.formats import (
     to_sarif,
 )
 from porter.targets import DEFAULT_TARGET, UnknownTargetError, resolve_target
+from porter.translate import RocmVersion
 
 
 class Format(enum.StrEnum):

@@ -13,7 +13,7 @@ from functools import cached_property
 
 import tree_sitter
 
-from porter import parsing
+from porter import syntax
 
 # byte sizes of the element types that shared-memory arrays commonly use
 TYPE_SIZES = {
@@ -229,7 +229,7 @@ class SourceContext:
         self.path = path
         self.rules = rules  # the rules the caller wants hits for (None: all); detectors skip work for the others
         self._query = query  # porter/queries/<query>.scm: what one pass over the tree collects
-        self.tree = tree if tree is not None else parsing.parse(source)  # the translator shares its tree
+        self.tree = tree if tree is not None else syntax.parse(source)  # the translator shares its tree
         self.root = self.tree.root_node
         self.captures: dict[str, list[tree_sitter.Node]] = captures or self._collect()
         self._eval_cache: dict[str, int | None] = {}
@@ -239,7 +239,7 @@ class SourceContext:
         out: dict[str, list[tree_sitter.Node]] = {}
         by_type: dict[str, list[tree_sitter.Node]] = defaultdict(list)
         # captures() returns each capture once, without building a dict per match
-        for name, nodes in tree_sitter.QueryCursor(parsing.load_query(self._query)).captures(self.root).items():
+        for name, nodes in tree_sitter.QueryCursor(syntax.load_query(self._query)).captures(self.root).items():
             nodes.sort(key=_span)
             if name == "indexed":
                 for node in nodes:
@@ -354,7 +354,7 @@ class SourceContext:
         """Every node of one of the _INDEXED_TYPES in the file (one walk, shared by all detectors)."""
         assert node_type in _INDEXED_TYPES, node_type
         if self._query != "hazards" and node_type not in self._by_type:  # a smaller query did not index it
-            found = tree_sitter.QueryCursor(parsing.query(f"({node_type}) @n")).captures(self.root).get("n", [])
+            found = tree_sitter.QueryCursor(syntax.query(f"({node_type}) @n")).captures(self.root).get("n", [])
             self._by_type[node_type] = sorted(found, key=_span)
         return self._by_type.get(node_type, [])
 
@@ -680,12 +680,12 @@ def _word(name: str) -> re.Pattern[bytes]:
 
 @functools.cache
 def _names_query() -> tree_sitter.Query:
-    return parsing.query("[(type_identifier) (identifier)] @name")
+    return syntax.query("[(type_identifier) (identifier)] @name")
 
 
 @functools.cache
 def _indexed_query() -> tree_sitter.Query:
-    return parsing.query("[" + " ".join(f"({t})" for t in sorted(_INDEXED_TYPES)) + "] @n")
+    return syntax.query("[" + " ".join(f"({t})" for t in sorted(_INDEXED_TYPES)) + "] @n")
 
 
 def _walk(node: tree_sitter.Node, *types: str):

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 import tree_sitter
 
-from porter.options import RocmVersion
 from porter.scan.context import (
     MASK_RESULT_CALLS,
     SHUFFLES,
@@ -29,6 +28,7 @@ from porter.scan.context import (
     walk,
 )
 from porter.targets import TargetProfile
+from porter.translate import RocmVersion
 
 
 @dataclass
@@ -811,12 +811,12 @@ def _is_volatile(ctx: SourceContext, function: tree_sitter.Node, name: str) -> b
     return decl is not None and "volatile" in text(decl)
 
 
-# --- unsupported APIs (porter.mapping) --------------------------------------------------------------------
+# --- unsupported APIs (porter.translate.mapping) --------------------------------------------------------------------
 
 
 def _api_map():
     try:
-        from porter.mapping import load_api_map
+        from porter.translate import load_api_map
     except ImportError:
         return None
     try:

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 import tree_sitter
 
-from porter.options import Conversion, RocmVersion
 from porter.scan.context import SourceContext, text, unparen
 from porter.scan.detectors import Hit, lane_masks, shuffle_loops, timing, warp_arithmetic
 from porter.targets import TargetProfile
+from porter.translate import Conversion, RocmVersion
 
 FULL_MASK_64 = "0xffffffffffffffffULL"
 

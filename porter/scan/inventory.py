@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from porter.scan.context import SourceContext, arguments, strip_templates, text
 
-# used only when porter.mapping is unavailable: a family guess from the name's prefix
+# used only when porter.translate.mapping is unavailable: a family guess from the name's prefix
 _PREFIX_FAMILIES = (
     (re.compile(r"^cublasLt"), "cublaslt"),
     (re.compile(r"^(cublas|CUBLAS_)"), "cublas"),
@@ -45,11 +45,11 @@ class FileInventory:
 
 def _mapping():
     try:
-        from porter import mapping
+        from porter import translate
     except ImportError:
         return None, None
     try:
-        return mapping.load_api_map(), getattr(mapping, "CUDA_LOOKING", None)
+        return translate.load_api_map(), getattr(translate, "CUDA_LOOKING", None)
     except Exception:  # an optional dependency here: inventory degrades to prefix guesses
         return None, None
 
@@ -98,7 +98,7 @@ def file_inventory(ctx: SourceContext) -> FileInventory:
 
 
 def _error_lines(ctx: SourceContext) -> list[int]:
-    from porter.parsing import error_lines
+    from porter.syntax import error_lines
 
     return error_lines(ctx.tree)
 

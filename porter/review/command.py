@@ -17,8 +17,8 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from porter.review_hunks import Action, Hunk, apply_hunks, fit_edit, overlaps, split_hunks, split_lines
-from porter.review_store import (
+from porter.review.hunks import Action, Hunk, apply_hunks, fit_edit, overlaps, split_hunks, split_lines
+from porter.review.store import (
     DecisionStore,
     FileDecisions,
     PortedFile,
@@ -28,7 +28,7 @@ from porter.review_store import (
     lookup,
     record,
 )
-from porter.review_ui import (
+from porter.review.ui import (
     HunkPrompt,
     TerminalDecider,
     findings_in,

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from porter.files import atomic_write
-from porter.lexing import first_char_alternation
-from porter.options import RocmVersion
 from porter.resources import resource_dir
+from porter.syntax import first_char_alternation
+from porter.translate import RocmVersion
 
 SHIMS_DIR = resource_dir("shims")  # shims/ at the repository root, reached through porter/resources
 OUT_DIRNAME = "porter_shims"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import PurePosixPath
 
-from porter.options import Conversion, Reason, TranslateOptions, TranslationResult, Unconverted
+from porter.translate.options import Conversion, Reason, TranslateOptions, TranslationResult, Unconverted
 
 FAMILY = "build"
 _BUILD_NAMES = frozenset({"CMakeLists.txt", "Makefile", "makefile", "GNUmakefile"})

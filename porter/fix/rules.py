@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from porter import shims
-from porter.build.results import Diagnostic
+from porter.build import Diagnostic
 from porter.files import atomic_write
+from porter.fix import shims
 
 _NOTE_LOC_RE = re.compile(r"^(?P<file>[^:\s][^:]*):(?P<line>\d+):(?P<col>\d+): note: (?P<msg>.*)$")
 _PRAGMA_ONCE_RE = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+once\b.*$", re.M)

@@ -17,8 +17,8 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from porter.review_hunks import Action, Hunk
-from porter.review_store import ReviewError
+from porter.review.hunks import Action, Hunk
+from porter.review.store import ReviewError
 
 KEYS = {"a": Action.ACCEPT, "r": Action.REJECT, "e": Action.EDIT, "s": Action.SKIP, "q": Action.QUIT}
 PROMPT = "Keep this change? [a,r,e,s,q,?] "

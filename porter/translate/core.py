@@ -8,7 +8,7 @@ Which identifiers are code (not a comment, a literal, a member or a macro's own 
 tree wherever the grammar can see more than the tokens: class bodies and constructor initializers (member names),
 the arguments of `cudaMemcpyToSymbol` and friends, `<<<>>>` launches being rewritten, and every function the hazard
 fixes look at. tree-sitter parses just those top-level pieces (`Parser.included_ranges`, so node offsets stay file
-offsets) plus the file's directives and declarations; elsewhere the tokens decide (porter.lexing), which is where
+offsets) plus the file's directives and declarations; elsewhere the tokens decide (porter.syntax.lexing), which is where
 the grammar would decide the same. Files whose braces do not balance are parsed whole. `full_parse` parses every
 file whole; tests hold both ways to the same output.
 """
@@ -24,10 +24,10 @@ from typing import NamedTuple
 
 import tree_sitter
 
-from porter import parsing
-from porter.lexing import Layout, LineIndex, PieceKind, first_char_alternation, in_spans
-from porter.mapping import CUDA_LOOKING, ApiMap, load_api_map
-from porter.options import (
+from porter import syntax
+from porter.syntax import Layout, LineIndex, PieceKind, first_char_alternation, in_spans
+from porter.translate.mapping import CUDA_LOOKING, ApiMap, load_api_map
+from porter.translate.options import (
     Conversion,
     LaunchSyntax,
     Reason,
@@ -35,7 +35,6 @@ from porter.options import (
     TranslationResult,
     Unconverted,
 )
-from porter.scan.fixes import fix_trigger_offsets, hazard_fix_edits, may_need_fix
 
 IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 INCLUDE_HINT = re.compile(rb"^[ \t]*#[ \t]*include", re.MULTILINE)
@@ -76,6 +75,13 @@ _MEMBER_ENDS = frozenset({b".", b">"})  # the token before may be `.` or `->`
 _MAY_END_QUALIFIER = frozenset({b":", b" ", b"\t", b"\n", b"\r"})  # the byte before `a::name`'s name
 
 
+def _scan():
+    """The scan stage, which owns the hazard fixes. It imports this stage's types, so it is imported on first use."""
+    from porter import scan
+
+    return scan
+
+
 class _Translation:
     def __init__(self, source: bytes, options: TranslateOptions, api_map: ApiMap) -> None:
         self.source = source
@@ -105,7 +111,7 @@ class _Translation:
     def run(self) -> TranslationResult:
         candidates = self._candidates()
         wants_launch = self.options.launch_syntax is LaunchSyntax.HIP and b"<<<" in self.source
-        wants_fixes = self.options.hazard_fixes and may_need_fix(self.source)
+        wants_fixes = self.options.hazard_fixes and _scan().may_need_fix(self.source)
         if not (candidates or wants_launch or wants_fixes or self._has_include_to_rewrite()
                 or (b"asm" in self.source and ASM_KEYWORD.search(self.source))):
             return self.result  # nothing CUDA here: skip the parse entirely (cheapest checks first)
@@ -131,20 +137,20 @@ class _Translation:
         """Parse the pieces whose meaning needs the grammar (all of the file when its braces do not balance)."""
         pieces = None if self.options.full_parse else self.layout.pieces
         if pieces is None:
-            self.tree = parsing.parse(self.source)
+            self.tree = syntax.parse(self.source)
             self._parsed_starts, self._parsed_ends = [0], [len(self.source)]
         else:
             ranges = self._ranges_to_parse(pieces, candidates, wants_launch, wants_fixes)
             if not ranges:
                 return
             lines = self.lines
-            self.tree = parsing.parse_ranges(
+            self.tree = syntax.parse_ranges(
                 self.source, [(s, e, lines.point(s), lines.point(e)) for s, e in ranges]
             )
             self._parsed_starts = [s for s, _ in ranges]
             self._parsed_ends = [e for _, e in ranges]
         if self.tree.root_node.has_error:
-            error_lines = parsing.error_lines(self.tree, limit=5)
+            error_lines = syntax.error_lines(self.tree, limit=5)
             self.result.warnings.append(
                 "tree-sitter could not parse part of this file (lines "
                 + ", ".join(map(str, error_lines))
@@ -162,7 +168,7 @@ class _Translation:
         # where each reason to parse occurs, found once per file; a piece needs the tree when one falls inside it
         member_at = layout.member_contexts() if candidates else []
         launch_at = [m.start() for m in re.finditer(rb"<<<", source)] if wants_launch else []
-        fix_at = fix_trigger_offsets(source) if wants_fixes else []
+        fix_at = _scan().fix_trigger_offsets(source) if wants_fixes else []
 
         def inside(offsets: list[int], s: int, e: int) -> bool:
             i = bisect.bisect_left(offsets, s)
@@ -244,8 +250,8 @@ class _Translation:
             if len(self.source) <= HUGE_FILE_BYTES:
                 # definitions can be anywhere in the file: this query needs all of it parsed
                 whole = self.tree if self._parsed_whole else None
-                root = (whole or parsing.parse(self.source)).root_node
-                for _, nodes in parsing.matches(parsing.load_query("definitions"), root):
+                root = (whole or syntax.parse(self.source)).root_node
+                for _, nodes in syntax.matches(syntax.load_query("definitions"), root):
                     self._defined.update(n.text.decode("utf-8", "replace") for n in nodes.get("name", []))
         return name in self._defined
 
@@ -273,7 +279,7 @@ class _Translation:
         # (candidates come from the text with comments and literals blanked: only an include's <path> is left)
         return not (layout.is_member(start) or layout.is_define_name(start) or layout.in_include_path(start)
                     # the grammar's keywords (`__grid_constant__`) are not API uses; in a directive they are names
-                    or (self.source[start:end] in parsing.keywords() and not layout.in_directive(start)))
+                    or (self.source[start:end] in syntax.keywords() and not layout.in_directive(start)))
 
     # -- identifiers --------------------------------------------------------------------------------------
     def _identifiers(self, candidates: list[tuple[int, int, str]]) -> None:
@@ -281,7 +287,7 @@ class _Translation:
         edits, conversions = self.edits, self.result.conversions
         count, line, line_at = self.source.count, 1, 0  # line number of offset line_at
         parsed_starts, parsed_ends = self._parsed_starts, self._parsed_ends
-        keyword_names = {n for n in self._names if n.encode() in parsing.keywords()}
+        keyword_names = {n for n in self._names if n.encode() in syntax.keywords()}
         layout = self.layout
         code, in_include_path, define_names = layout.code, layout.in_include_path, layout.define_name_offsets
         for start, end, name in candidates:
@@ -550,7 +556,7 @@ class _Translation:
             return
         from porter.targets import resolve_target
 
-        for fix in hazard_fix_edits(self.source, self.tree, resolve_target(self.options.target), self.options.rocm):
+        for fix in _scan().hazard_fix_edits(self.source, self.tree, resolve_target(self.options.target), self.options.rocm):
             if not self._parsed_whole and fix.before.startswith("#define") and not self._only_parsed_uses(fix.before.split()[1]):
                 continue  # a mask macro also used where the tree did not look: widening it may not be safe
             self.edits.append(Edit(fix.start, fix.end, fix.new.encode()))

@@ -10,14 +10,21 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from porter.build.compile_db import HEADER_SUFFIXES, SOURCE_SUFFIXES, _walk
-from porter.build.diagnostics import render_diagnostics
-from porter.build.environment import HipccEnvironment
-from porter.build.results import BuildResult, Diagnostic, TestResult
-from porter.build.toolchain import choose_compile_arch, detect_toolchain
+from porter.build import (
+    HEADER_SUFFIXES,
+    SOURCE_SUFFIXES,
+    BuildResult,
+    Diagnostic,
+    HipccEnvironment,
+    TestResult,
+    choose_compile_arch,
+    detect_toolchain,
+    render_diagnostics,
+    walk_files,
+)
 from porter.config import PortConfig
-from porter.fixers import FixApplied, apply_fixers
-from porter.shims import install_shims
+from porter.fix.rules import FixApplied, apply_fixers
+from porter.fix.shims import install_shims
 from porter.targets import resolve_target
 
 MAX_FIXER_ROUNDS = 5  # each round is a rebuild; rules that keep firing without progress stop here
@@ -60,7 +67,7 @@ def _tests_dict(t: TestResult | None) -> dict | None:
 def _source_files(out_root: Path, files: list[Path] | None) -> list[Path]:
     if files:
         return [f if f.is_absolute() else out_root / f for f in files]
-    return [p for p in _walk(out_root) if p.suffix.lower() in SOURCE_SUFFIXES | HEADER_SUFFIXES]
+    return [p for p in walk_files(out_root) if p.suffix.lower() in SOURCE_SUFFIXES | HEADER_SUFFIXES]
 
 
 def _transcript_path(out_root: Path, config: PortConfig) -> Path:

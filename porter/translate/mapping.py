@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from porter.options import RocmVersion
+from porter.translate.options import RocmVersion
 
 # Identifiers that look like CUDA but are not in the map are reported as "not yet mapped".
 CUDA_LOOKING = re.compile(

@@ -1,0 +1,25 @@
+"""Parse stage: what a C/C++/CUDA file is made of, before anything is translated.
+
+Takes source bytes. `lexing` gives the token layout (comments and literals, directives, `#define` names, member
+access, the file's top-level pieces) with C-speed regexes and no tree; `trees` gives tree-sitter-cuda trees, of a
+whole file or of chosen byte ranges, and the queries run over them. The translator and the scanner both read
+files through this stage.
+"""
+
+from porter.syntax.lexing import Layout, LineIndex, PieceKind, first_char_alternation, in_spans
+from porter.syntax.trees import (
+    LANGUAGE,
+    error_lines,
+    keywords,
+    load_query,
+    matches,
+    parse,
+    parse_ranges,
+    parser,
+    query,
+)
+
+__all__ = [
+    "LANGUAGE", "Layout", "LineIndex", "PieceKind", "error_lines", "first_char_alternation", "in_spans", "keywords",
+    "load_query", "matches", "parse", "parse_ranges", "parser", "query",
+]

@@ -1,0 +1,26 @@
+"""Translate stage: CUDA source in, HIP source out, with a record of every change and every leftover (pure).
+
+`translate(source: bytes, options) -> TranslationResult` for C/C++/CUDA sources and
+`translate_build_file(name, source, options) -> TranslationResult` for CMake files and Makefiles. Neither touches
+a file. The API map they apply is data (`porter/data/apis/*.toml`, `headers.toml`, `rewrites.toml`,
+`buildfiles.toml`) loaded by `load_api_map`; `RocmVersion` and `TranslateOptions` say what the port is for.
+"""
+
+from porter.translate.buildfiles import is_build_file, load_build_data, translate_build_file
+from porter.translate.core import translate
+from porter.translate.mapping import CUDA_LOOKING, ApiEntry, ApiMap, HeaderEntry, load_api_map
+from porter.translate.options import (
+    Conversion,
+    LaunchSyntax,
+    Reason,
+    RocmVersion,
+    TranslateOptions,
+    TranslationResult,
+    Unconverted,
+)
+
+__all__ = [
+    "CUDA_LOOKING", "ApiEntry", "ApiMap", "Conversion", "HeaderEntry", "LaunchSyntax", "Reason", "RocmVersion",
+    "TranslateOptions", "TranslationResult", "Unconverted", "is_build_file", "load_api_map", "load_build_data",
+    "translate", "translate_build_file",
+]
