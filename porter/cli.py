@@ -16,7 +16,7 @@ from porter import doctor as doctor_cli
 from porter import review as review_cli
 from porter import scan as scan_cli
 from porter.config import ConfigError, build_config
-from porter.files import PorterInputError, WriteMode
+from porter.files import PorterInputError, WriteMode, default_output, resolve_path
 from porter.targets import UnknownTargetError, resolve_target
 from porter.translate import LaunchSyntax, RocmVersion
 
@@ -53,7 +53,7 @@ def _root(
 @app.command()
 def convert(
     path: Annotated[Path, typer.Argument(help="CUDA file or directory to port.", show_default=False)],
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="Output file (for a file) or directory (for a tree).")] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Output file (for a file) or directory (for a tree). Default: DIR-hip/ beside a tree, NAME.hip.EXT beside a file.")] = None,
     in_place: Annotated[bool, typer.Option("--in-place", help="Rewrite in place; originals are kept under .porter/backup/.")] = False,
     diff: Annotated[bool, typer.Option("--diff", help="Print a unified diff to stdout and write nothing.")] = False,
     check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 when anything would change.")] = False,
@@ -88,8 +88,9 @@ def convert(
     chosen = [name for name, on in (("-o", output is not None), ("--in-place", in_place), ("--diff", diff), ("--check", check)) if on]
     if len(chosen) > 1:
         raise fail(f"{' and '.join(chosen)} cannot be combined")
-    if not chosen:
-        raise fail("say where the port goes: -o OUT, --in-place, --diff or --check")
+    # every path is made absolute and resolved here, once: the core never sees a path relative to the cwd
+    path = resolve_path(path)
+    output = resolve_path(output) if output is not None else default_output(path) if not chosen else None
     mode = WriteMode.IN_PLACE if in_place else WriteMode.DIFF if diff else WriteMode.CHECK if check else WriteMode.WRITE
     if review and not mode.writes:
         raise fail("--review needs a written port (-o OUT or --in-place)")
@@ -108,7 +109,9 @@ def convert(
         resolve_target(config.target)
         if config.rocm is None:
             config = _with_detected_rocm(config)
-        request = ConvertRequest(path, output, mode, config, rename=rename, jobs=jobs, report_path=report, strict=strict)
+        request = ConvertRequest(path, output, mode, config, rename=rename, jobs=jobs,
+                                 report_path=resolve_path(report) if report else None, strict=strict,
+                                 default_output=not chosen)
         result = run_convert(request, console, out=write_diff if mode is WriteMode.DIFF else None)
     except (PorterInputError, ConfigError, UnknownTargetError, ValueError) as exc:
         raise fail(str(exc)) from None

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from porter.build.compile_db import CompileFlags, collect_flags, translation_units
+from porter.build.compile_db import CompileFlags, collect_flags, plan_units
 from porter.build.diagnostics import dedupe, parse_clang_output, relative_path
 from porter.build.results import BuildResult, TestResult
 from porter.build.toolchain import Toolchain, hip_env
@@ -46,6 +46,8 @@ class HipccEnvironment:
 
     def __post_init__(self) -> None:
         self.root = Path(self.root).resolve()
+        if self.only is not None:  # a relative path means the working directory's, never the output root's
+            self.only = [Path(p).resolve() for p in self.only]
 
     @property
     def flags(self) -> CompileFlags:
@@ -84,16 +86,19 @@ class HipccEnvironment:
             return self._run_build_cmd()
         if self.toolchain is None:
             return BuildResult(False, output="hipcc not found", command="")
-        sources = [self.root / path] if path is not None else translation_units(self.root, self.only)
-        if not sources:
-            return BuildResult(True, output="no translation units to compile", command="")
-        results = self.compile_files(sources)
+        plan = plan_units(self.root, [self.root / path] if path is not None else self.only)
+        if not plan.units:
+            return BuildResult(False, output="no translation units to compile", command="", units=[],
+                               skipped=plan.skipped, headers=plan.headers)
+        results = self.compile_files(plan.units)
         diags = []
         for r in results:
             diags.extend(parse_clang_output(r.output, self.root, default_file=r.path))
         output = "".join(f"$ {r.command}\n{r.output}" for r in results if r.output)
         return BuildResult(ok=all(r.ok for r in results), diagnostics=dedupe(diags), output=output[:MAX_OUTPUT],
-                           command=results[0].command if len(results) == 1 else f"hipcc -c x{len(results)}")
+                           command=results[0].command if len(results) == 1 else f"hipcc -c x{len(results)}",
+                           units=[r.path for r in results], failed_units=[r.path for r in results if not r.ok],
+                           skipped=plan.skipped, headers=plan.headers)
 
     def _run_build_cmd(self) -> BuildResult:
         assert self.build_cmd is not None

@@ -25,10 +25,27 @@ class BuildResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     output: str = ""  # raw compiler output, truncated by the producer if huge
     command: str = ""
+    # what was compiled, relative to the output root; None when a --build-cmd built the tree its own way
+    units: list[str] | None = None
+    failed_units: list[str] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)  # not compiled, and why
+    headers: int = 0
 
     @property
     def errors(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity in ("error", "fatal")]
+
+    @property
+    def compiled_nothing(self) -> bool:
+        """hipcc ran on no translation unit at all: never a passing build."""
+        return self.units is not None and not self.units
+
+    def units_summary(self) -> dict | None:
+        if self.units is None:
+            return None
+        return {"compiled": len(self.units), "ok": len(self.units) - len(self.failed_units),
+                "failed": sorted(self.failed_units), "skipped": dict(sorted(self.skipped.items())),
+                "headers": self.headers}
 
 
 @dataclass

@@ -37,7 +37,8 @@ class LoopStatus(enum.StrEnum):
     ERRORS_REMAIN = "errors_remain"  # build errors or failing tests left
     LIMITS_HIT = "limits_hit"  # the agent stopped on its iteration/token/time limits
     NO_TOOLCHAIN = "no_toolchain"  # no hipcc: build skipped
-    SKIPPED = "skipped"  # --no-build
+    NOTHING_COMPILED = "nothing_compiled"  # sources present, but no translation unit was compiled: an error
+    SKIPPED = "skipped"  # --no-build, or no sources at all
 
 
 @dataclass
@@ -66,7 +67,7 @@ def _tests_dict(t: TestResult | None) -> dict | None:
 
 def _source_files(out_root: Path, files: list[Path] | None) -> list[Path]:
     if files:
-        return [f if f.is_absolute() else out_root / f for f in files]
+        return [Path(f).resolve() for f in files]  # relative to the working directory, like any path
     return [p for p in walk_files(out_root) if p.suffix.lower() in SOURCE_SUFFIXES | HEADER_SUFFIXES]
 
 
@@ -102,9 +103,13 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
         if arch_note:
             console.print(f"[yellow]note:[/] {escape(arch_note)}")
 
-    shims_added = install_shims(out_root, _source_files(out_root, files), rocm)
+    sources = _source_files(out_root, files)
+    if not sources and not config.build_cmd:
+        report["build"] = {"skipped": True, "reason": "no C/C++/CUDA sources in the port"}
+        return FixLoopOutcome(LoopStatus.SKIPPED, "nothing to build: the port has no C/C++/CUDA sources")
+    shims_added = install_shims(out_root, sources, rocm)
     env = HipccEnvironment(out_root, toolchain, arch=arch, build_cmd=config.build_cmd, test_cmd=config.test_cmd,
-                           only=_source_files(out_root, files) if files else None)
+                           only=sources if files else None)
     result = env.build()
     build_info = {
         "toolchain": str(toolchain.hipcc) if toolchain else None,
@@ -115,6 +120,7 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
         "flags_from": env.flags.source if not config.build_cmd else None,
         "shims": shims_added,
         "errors_initial": len(result.errors),
+        "units_initial": result.units_summary(),
     }
     report["build"] = build_info
 
@@ -136,13 +142,16 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
 
     tests: TestResult | None = env.run_tests() if result.ok else None
     limits_hit = False
-    if (not result.ok or (tests is not None and not tests.ok)) and config.model:
+    if result.compiled_nothing:
+        pass  # nothing for rules or the agent to work on: the outcome says why
+    elif (not result.ok or (tests is not None and not tests.ok)) and config.model:
         result, tests, limits_hit = _run_agent(env, config, report, result, tests, target, findings, toolchain,
                                                arch, out_root, console)
     elif not result.ok or (tests is not None and not tests.ok):
         report["agent"] = {"status": "not_configured", "message": MODEL_HELP}
 
     build_info["ok"] = result.ok
+    build_info["units"] = result.units_summary()
     report["tests"] = _tests_dict(tests)
     remaining = result.errors
     report["remaining_errors"] = [_diag_dict(d) for d in remaining]
@@ -176,8 +185,13 @@ def _run_agent(env, config, report, result: BuildResult, tests, target, findings
 def _finish(result: BuildResult, tests: TestResult | None, remaining: list[Diagnostic], limits_hit: bool,
             config: PortConfig, console: Console) -> FixLoopOutcome:
     tests_ok = None if tests is None else tests.ok
+    if result.compiled_nothing:
+        msg = _nothing_compiled(result)
+        console.print(f"[red]{escape(msg)}[/]")
+        return FixLoopOutcome(LoopStatus.NOTHING_COMPILED, msg, False, None)
     if result.ok and tests_ok is not False:
-        msg = "build ok" + ("; tests pass" if tests_ok else "")
+        units = f": {len(result.units)} translation unit(s) compile" if result.units is not None else ""
+        msg = "build ok" + units + ("; tests pass" if tests_ok else "")
         console.print(f"[green]{escape(msg)}[/]")
         return FixLoopOutcome(LoopStatus.OK, msg, True, tests_ok)
     if remaining:
@@ -194,3 +208,12 @@ def _finish(result: BuildResult, tests: TestResult | None, remaining: list[Diagn
         msg += "; " + MODEL_HELP
     console.print(f"[red]{escape(msg)}[/]")
     return FixLoopOutcome(status, msg, result.ok, tests_ok, remaining)
+
+
+def _nothing_compiled(result: BuildResult) -> str:
+    reasons = Counter(result.skipped.values())
+    why = "; ".join(f"{n} {reason}" for reason, n in reasons.most_common()) or "no translation unit found"
+    if result.headers and not result.skipped:
+        why = f"{result.headers} header(s) and no translation unit that includes them"
+    return (f"nothing was compiled: {why}. A port with sources must compile at least one translation unit; "
+            "build it your way with --build-cmd")
