@@ -13,6 +13,9 @@ class Diagnostic:
     severity: str  # "error", "warning", "note", "fatal"
     message: str
     notes: list[str] = field(default_factory=list)
+    # where clang reported it ("file:line:col"), when that is outside the port (a HIP or system header) and the
+    # diagnostic was attributed to the port's file that leads there; None when file/line are clang's own
+    origin: str | None = None
 
     def format(self) -> str:
         head = f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"

@@ -446,6 +446,7 @@ class _Translation:
         layout finds it (not inside a comment) and the path is edited between its delimiters."""
         renamed = dict(self.options.renamed)
         layout = self.layout
+        included: set[str] = set()  # HIP headers the file includes so far (after translation)
         for m in INCLUDE_PATH.finditer(self.source):
             if layout.in_comment_or_literal(m.start(1) - 1) or layout.in_comment_or_literal(m.start()):
                 continue  # inside a block comment
@@ -457,13 +458,27 @@ class _Translation:
                 continue
             entry = self.map.header(path)
             if entry is None:
+                included.add(path)
                 if self._looks_like_cuda_header(path) and not self._is_local_header(path):
                     self._unconverted(path, start, Reason.NOT_MAPPED, "header", "no HIP header known for this CUDA header")
                 continue
             if entry.unsupported is not None:
                 self._unconverted(path, start, Reason.NO_HIP_EQUIVALENT, entry.family, entry.unsupported)
             elif entry.hip and entry.hip != path:
+                if entry.needs and entry.needs not in included:
+                    self._include_before(m.start(), entry.needs, path)
+                    included.add(entry.needs)
                 self._replace_include(start, end, entry.hip, "header", path)
+            if entry.hip:
+                included.add(entry.hip)
+
+    def _include_before(self, directive: int, header: str, old: str) -> None:
+        """`#include <header>` on a line of its own before the directive at `directive` (same line ending)."""
+        line_end = self.source.find(b"\n", directive)
+        newline = b"\r\n" if line_end > 0 and self.source[line_end - 1 : line_end] == b"\r" else b"\n"
+        at = self.source.rfind(b"\n", 0, directive) + 1
+        self.edits.append(Edit(at, at, b"#include <" + header.encode() + b">" + newline))
+        self.result.conversions.append(Conversion("header", old, f"{header} first", self.lines.line(directive)))
 
     @staticmethod
     def _looks_like_cuda_header(path: str) -> bool:
