@@ -134,3 +134,14 @@ def test_collapsed_helper_compiles(tmp_path: Path) -> None:
     (tmp_path / "helper.h").write_bytes(header)
     proc = _compiles(tmp_path, "main.hip", b'#include "helper.h"\nint main() { run(); report(hipSuccess); return 0; }\n')
     assert proc.returncode == 0, proc.stderr
+
+
+def test_explicit_specializations_collapse_too() -> None:
+    src = b"""#include <cuda.h>
+template <typename T> const char* api();
+template <> const char* api<cudaError_t>() { return "runtime"; }
+template <> const char* api<CUresult>() { return "driver"; }
+"""
+    result = translate(src, TranslateOptions())
+    assert b"#if 0  // porter: api<CUresult>() repeats api<cudaError_t>() (line 3) in HIP" in result.output
+    assert result.output.count(b"#endif") == 1

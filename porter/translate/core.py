@@ -515,8 +515,8 @@ class _Translation:
         definitions = sorted(found.get("f", []), key=lambda n: n.start_byte)
         hip_type = lambda name: self.map.apis[name].hip  # noqa: E731
         for c in collapsed_overloads(definitions, self.source, self._collapsing, hip_type):
-            line, kept_line = self.lines.line(c.node.start_byte), self.lines.line(c.kept.start_byte)
-            what = (f"{c.name}{c.cuda_signature} repeats {c.name}{c.kept_signature} (line {kept_line}) in HIP, "
+            line, kept_line = self.lines.line(c.node.start_byte), self.lines.line(c.kept_node.start_byte)
+            what = (f"{c.name}{c.cuda_signature} repeats {c.kept} (line {kept_line}) in HIP, "
                     f"where both take {c.hip_signature}")
             if self._disable(c.node, f"porter: {what}; that one is kept"):
                 self.result.conversions.append(

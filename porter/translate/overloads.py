@@ -40,10 +40,10 @@ class Collapse:
     """A definition that repeats an earlier one once translated: `node` is disabled, `kept` stays."""
 
     node: tree_sitter.Node  # the definition to disable (its template_declaration when it has one)
-    kept: tree_sitter.Node
-    name: str
+    kept_node: tree_sitter.Node
+    name: str  # as CUDA spells it (an explicit specialization's arguments included)
     cuda_signature: str  # the parameter types as CUDA spells them
-    kept_signature: str
+    kept: str  # the kept definition's name and parameter types, as CUDA spells them
     hip_signature: str
 
 
@@ -149,19 +149,26 @@ def collapsed_overloads(definitions: Iterable[tree_sitter.Node], source: bytes, 
         if sig is None:
             continue
         name, params, tail = sig
-        if not any(t in collapsing for p in params for t in p):
+        name_tokens = TOKEN.findall(name)  # `f<cudaError_t>` (an explicit specialization) collapses too
+        if not any(t in collapsing for p in [*params, name_tokens] for t in p):
             continue
-        hip = tuple(tuple(hip_type(t) or t if t in collapsing else t for t in p) for p in params)
+
+        def in_hip(tokens: list[str]) -> tuple[str, ...]:
+            return tuple(hip_type(t) or t if t in collapsing else t for t in tokens)
+
+        hip = tuple(in_hip(p) for p in params)
         outer = _outermost(fn)
         template = outer.child_by_field_name("parameters") if outer is not fn else None
-        key = (_scope(fn), name, template.text if template is not None else None, hip, tuple(tail))
-        cuda = tuple(tuple(p) for p in params)
+        key = (_scope(fn), in_hip(name_tokens), template.text if template is not None else None, hip, tuple(tail))
+        cuda = (tuple(name_tokens), *(tuple(p) for p in params))
         for earlier, earlier_cuda in seen.get(key, []):
             if earlier_cuda != cuda and not _exclusive(earlier, fn):
                 if _conditions(earlier) > _conditions(fn):  # keep the one compiled in more configurations
-                    yield Collapse(_outermost(earlier), outer, name, _show(earlier_cuda), _show(cuda), _show(hip))
+                    yield Collapse(_outermost(earlier), outer, _join(earlier_cuda[0]), _show(earlier_cuda[1:]),
+                                   _join(cuda[0]) + _show(cuda[1:]), _show(hip))
                 else:
-                    yield Collapse(outer, _outermost(earlier), name, _show(cuda), _show(earlier_cuda), _show(hip))
+                    yield Collapse(outer, _outermost(earlier), _join(cuda[0]), _show(cuda[1:]),
+                                   _join(earlier_cuda[0]) + _show(earlier_cuda[1:]), _show(hip))
                 break
         else:
             seen.setdefault(key, []).append((fn, cuda))
