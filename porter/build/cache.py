@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -75,7 +76,7 @@ class BuildCache:
             entry = json.loads(self._entry_path(unit).read_text("utf-8"))
         except (OSError, ValueError):
             return None
-        if entry.get("key") != key or not isinstance(entry.get("deps"), dict):
+        if entry.get("key") != key or not isinstance(entry.get("deps"), dict) or entry.get("deps_only"):
             return None
         if not entry["ok"] and entry.get("headers") != self.headers:
             return None
@@ -85,14 +86,54 @@ class BuildCache:
 
     def store(self, unit: str, key: str, deps: list[str], ok: bool, output: str) -> None:
         """Record a result; `deps` are the paths clang reported, relative to the output root or absolute."""
+        inside = self._inside_hashes(unit, deps)
+        entry = {"key": key, "unit": unit, "ok": ok, "output": output, "deps": inside, "headers": self.headers}
+        with contextlib.suppress(OSError):  # a cache that cannot be written only costs time
+            atomic_write(self._entry_path(unit), json.dumps(entry).encode())
+
+    def store_dependencies(self, unit: str, key: str, deps: list[str]) -> None:
+        """Record what a unit reads without a compile result (from `-M -MG`); `lookup` never returns it."""
+        entry = {"key": key, "unit": unit, "deps_only": True, "deps": self._inside_hashes(unit, deps)}
+        with contextlib.suppress(OSError):
+            atomic_write(self._entry_path(unit), json.dumps(entry).encode())
+
+    def dependencies(self, unit: str, key: str) -> list[str] | None:
+        """The tree files `unit` reads, when recorded under `key` and none of them changed since (else None)."""
+        try:
+            entry = json.loads(self._entry_path(unit).read_text("utf-8"))
+        except (OSError, ValueError):
+            return None
+        deps = entry.get("deps")
+        if entry.get("key") != key or not isinstance(deps, dict):
+            return None
+        if any(self._hash(rel) != digest for rel, digest in deps.items()):
+            return None
+        return sorted(deps)
+
+    def recorded(self) -> dict[str, list[str]]:
+        """Every unit with an entry, and the tree files it read when the entry was made."""
+        out: dict[str, list[str]] = {}
+        for path in sorted(self.directory.glob("*.json")) if self.directory.is_dir() else []:
+            try:
+                entry = json.loads(path.read_text("utf-8"))
+            except (OSError, ValueError):
+                continue
+            if isinstance(entry.get("unit"), str) and isinstance(entry.get("deps"), dict):
+                out[entry["unit"]] = sorted(entry["deps"])
+        return out
+
+    def units_reading(self, files: Iterable[str]) -> list[str]:
+        """The units whose recorded dependencies include any of `files` (paths relative to the tree)."""
+        wanted = set(files)
+        return sorted(unit for unit, deps in self.recorded().items() if wanted.intersection(deps))
+
+    def _inside_hashes(self, unit: str, deps: list[str]) -> dict[str, str | None]:
         inside: dict[str, str | None] = {unit: self._hash(unit)}
         for dep in deps:
             rel = self._inside(dep)
             if rel is not None:
                 inside[rel] = self._hash(rel)
-        entry = {"key": key, "unit": unit, "ok": ok, "output": output, "deps": inside, "headers": self.headers}
-        with contextlib.suppress(OSError):  # a cache that cannot be written only costs time
-            atomic_write(self._entry_path(unit), json.dumps(entry).encode())
+        return inside
 
     def _inside(self, dep: str) -> str | None:
         path = Path(dep)

@@ -36,3 +36,9 @@ def changed_files(path: Path, base: str) -> list[Path]:
         if file.is_file() and (file == scope or scope in file.parents):
             out.append(file)
     return out
+
+
+def changes_commit(path: Path, base: str) -> str:
+    """The commit changes are counted from: where HEAD left `base`."""
+    top = Path(_git(path, "rev-parse", "--show-toplevel").strip())
+    return _git(top, "merge-base", base, "HEAD").strip()
