@@ -17,8 +17,8 @@ from porter.revisions.ports import ConvertedTree, LineMap
 
 SEVERITY_RANK = {"error": 3, "warning": 2, "note": 1}
 KIND_TITLES = {"build": "HIP build error", "untranslated": "not translated to HIP", "hazard": "porting hazard"}
-# reasons an identifier stays CUDA: each leaves the port without a working HIP counterpart
 _LOCATION = re.compile(r"(?:[\w./-]+)?:\d+(?::\d+)?")
+_SUBJECT = re.compile(r"`([^`]+)`")
 
 
 @dataclass(frozen=True)
@@ -111,12 +111,21 @@ class Side:
                                              "untranslated", f"`{u['name']}` was left untranslated ({why})",
                                              targets=(target,)))
         outputs = {self.tree.outputs[s]: s for s in sources if s in self.tree.outputs}
+        left = {(self.repo_path(s), u["line"], u["name"]) for s in sources for u in self.tree.unconverted.get(s, [])}
         for f in self.tree.findings:
             if f["file"] not in outputs:
                 continue
             file, line, port_file = self.place(f["file"], int(f["line"]))
+            if f.get("category") == "unsupported-api" and (file, line, _subject(f["message"])) in left:
+                continue  # the same identifier is reported as untranslated: once is enough
             self.problems.append(Problem("hazard", file, line, int(f["column"]), f["severity"], f["rule"],
                                          f["message"], f.get("fix", ""), targets=(target,), port_file=port_file))
+
+
+def _subject(message: str) -> str:
+    """The identifier a hazard message names first (`name` in backticks)."""
+    m = _SUBJECT.search(message)
+    return m.group(1) if m else ""
 
 
 def new_problems(base: list[Problem], head: list[Problem], line_maps: dict[str, LineMap]) -> list[Problem]:
