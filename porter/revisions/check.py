@@ -27,7 +27,15 @@ from pathlib import Path
 from rich.console import Console
 
 from porter import __version__
-from porter.build import BuildCache, HipccEnvironment, choose_compile_arch, detect_toolchain
+from porter.build import (
+    BuildCache,
+    Diagnostic,
+    HipccEnvironment,
+    Toolchain,
+    choose_compile_arch,
+    detect_toolchain,
+    hip_version,
+)
 from porter.config import PortConfig, build_config
 from porter.revisions.git import (
     GitError,
@@ -46,9 +54,11 @@ from porter.revisions.outputs import CheckOutcome, TargetRun
 from porter.revisions.ports import ConvertedTree, LineMap, convert_tree
 from porter.revisions.problems import Problem, Side, merge_targets, new_problems
 from porter.targets import resolve_target
+from porter.translate import RocmVersion
 
 CACHE_VERSION = 1
 KEEP_ENTRIES = 8  # base ports kept per cache directory (the least recently used go first)
+MAX_FIXER_ROUNDS = 5  # as the fix loop: each round is a rebuild
 
 
 class CheckError(RuntimeError):
@@ -63,6 +73,7 @@ class CheckRequest:
     rocm: str | None = None
     cache_dir: Path | None = None  # default: <git dir>/porter/check-cache
     jobs: int = 0
+    toolchain: str | None = None  # 'system' or a path (see select_toolchain)
 
 
 def default_cache_dir(top: Path) -> Path:
@@ -125,18 +136,50 @@ def _prune(cache_root: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def _build(root: Path, files: set[str], config: PortConfig) -> tuple[list[dict], dict]:
-    """Port-build `files` of the tree at `root` as convert would (shims, hipcc, rule fixers; no agent).
-    Returns (remaining errors, the build's unit summary)."""
-    from porter.fix import run_fix_loop
+@dataclass
+class _Built:
+    errors: list[Diagnostic]
+    units: int = 0
+    compiled: int = 0  # compiled now (the rest came from the build cache)
+    failed: tuple[str, ...] = ()
+
+
+def _build(root: Path, files: set[str], toolchain: Toolchain, arch: str, config: PortConfig, jobs: int) -> _Built:
+    """Build `files` of the port at `root` as `porter convert` would: shims, hipcc, then the rule fixers' rounds
+    (no agent). Results are kept in the tree's build cache."""
+    from porter.fix import apply_fixers, install_shims
 
     present = sorted(root / f for f in files if (root / f).is_file())
     if not present:
-        return [], {}
-    report: dict = {}
-    run_fix_loop(root, config, report, files=present, console=_quiet())
-    build = report.get("build") or {}
-    return list(report.get("remaining_errors") or []), build.get("units") or {}
+        return _Built([])
+    install_shims(root, present, config.rocm)
+    env = HipccEnvironment(root, toolchain, arch=arch, jobs=jobs or os.cpu_count() or 1, only=present,
+                           cache=BuildCache.for_tree(root))
+    result = env.build()
+    compiled = len(result.units or []) - len(result.cached_units)
+    for _ in range(MAX_FIXER_ROUNDS):
+        if result.ok or not result.errors or not apply_fixers(root, result.diagnostics):
+            break
+        result = env.build()
+        compiled += len(result.units or []) - len(result.cached_units)
+    return _Built(result.errors, len(result.units or []), compiled, tuple(sorted(result.failed_units)))
+
+
+def select_toolchain(spec: str | None) -> Toolchain | None:
+    """--toolchain: 'system' or nothing (hipcc on PATH or under ROCM_PATH), or a path: hipcc itself, a directory
+    holding bin/hipcc (what `porter toolchain install` makes, a ROCm prefix)."""
+    if spec is None or spec == "system":
+        return detect_toolchain()
+    path = Path(spec).expanduser()
+    hipcc = path if path.is_file() else path / "bin" / "hipcc"
+    if not hipcc.is_file() or not os.access(hipcc, os.X_OK):
+        raise CheckError(f"--toolchain {spec}: no hipcc there (give 'system', hipcc itself, or a directory with "
+                         "bin/hipcc such as `porter toolchain install`'s)")
+    version = hip_version(hipcc.absolute())
+    parts = (version or "").split(".")
+    rocm = RocmVersion(int(parts[0]), int(parts[1])) if len(parts) > 1 and parts[0].isdigit() and \
+        parts[1].isdigit() else None
+    return Toolchain(hipcc.absolute(), version, rocm)
 
 
 def _line_maps(scope: Scope, base_tree: ConvertedTree, head_src: Path, changed: set[str],
@@ -154,7 +197,8 @@ def _line_maps(scope: Scope, base_tree: ConvertedTree, head_src: Path, changed: 
 
 
 def check_port(request: CheckRequest, status: Callable[[str], None] = lambda _: None) -> CheckOutcome:
-    """Port and build the change since `request.base` for each target; the problems it introduced."""
+    """Port and build the change since `request.base` for each target; the problems it introduced. Raises
+    CheckError (and ConfigError, PorterInputError) for what the user can fix."""
     try:
         scope = scope_of(request.path)
         base_commit = merge_base(scope.top, request.base)
@@ -165,7 +209,7 @@ def check_port(request: CheckRequest, status: Callable[[str], None] = lambda _: 
         cache_root = request.cache_dir.resolve() if request.cache_dir else default_cache_dir(scope.top)
     except GitError as exc:
         raise CheckError(str(exc)) from None
-    toolchain = detect_toolchain()
+    toolchain = select_toolchain(request.toolchain)
     if toolchain is None:
         raise CheckError("--build needs hipcc: install ROCm (or `porter toolchain install`), or leave out --build "
                          "for a hazard scan of the changed files")
@@ -182,8 +226,6 @@ def check_port(request: CheckRequest, status: Callable[[str], None] = lambda _: 
             choice = choose_compile_arch(toolchain, profile.arch)
             rocm = project.rocm or toolchain.rocm
             if request.rocm:
-                from porter.translate import RocmVersion
-
                 rocm = RocmVersion.parse(request.rocm)
             config = replace(project, target=profile.arch, rocm=rocm, offload_arch=choice.arch, model=None,
                              test_cmd=None, build_cmd=None, build=True, jobs=request.jobs)
@@ -201,23 +243,22 @@ def check_port(request: CheckRequest, status: Callable[[str], None] = lambda _: 
             head_out = {head_tree.outputs[n] for n in changed if n in head_tree.outputs}
             touched = set(base_cache.units_reading(base_out | head_out))
             status(f"{profile.arch}: building {len(touched | head_out)} file(s) of the head and the base")
-            base_errors, base_units = _build(base_tree.root, touched | base_out, config)
-            head_errors, head_units = _build(head_tree.root, touched | head_out, config)
+            # the conversion's facts first: the build's shims and rule fixers edit the port, which moves its lines
             base_side, head_side = Side(base_tree, scope.path), Side(head_tree, scope.path)
-            base_side.add_build_errors(base_errors, profile.arch)
             base_side.add_conversion_facts(base_names, profile.arch)
-            head_side.add_build_errors(head_errors, profile.arch)
             head_side.add_conversion_facts(changed, profile.arch)
+            base_built = _build(base_tree.root, touched | base_out, toolchain, choice.arch, config, request.jobs)
+            head_built = _build(head_tree.root, touched | head_out, toolchain, choice.arch, config, request.jobs)
+            base_side.add_build_errors(base_built.errors, profile.arch)
+            head_side.add_build_errors(head_built.errors, profile.arch)
             to_head = {head_side.repo_path(old): head_side.repo_path(new) for new, old in renames.items()}
             base_problems = [replace(p, file=to_head.get(p.file, p.file)) for p in base_side.problems]
             fresh = new_problems(base_problems, head_side.problems,
                                  _line_maps(scope, base_tree, head_src, changed, renamed_from))
             per_target.append(fresh)
-            runs.append(TargetRun(profile.arch, choice.arch, toolchain.describe, cached,
-                                  units=int(head_units.get("units", 0)),
-                                  head_compiled=int(head_units.get("compiled", 0)),
-                                  base_compiled=int(base_units.get("compiled", 0)),
-                                  head_failed=list(head_units.get("failed", [])), note=choice.note))
+            runs.append(TargetRun(profile.arch, choice.arch, toolchain.describe, cached, units=head_built.units,
+                                  head_compiled=head_built.compiled, base_compiled=base_built.compiled,
+                                  head_failed=list(head_built.failed), note=choice.note))
     args = [] if request.path.resolve() == Path.cwd().resolve() else [str(request.path)]
     targets_args = " ".join(f"--target {t.arch}" for t in targets)
     reproduce = " ".join(["porter check", *args, f"--base {base_commit[:12]} --build", targets_args])

@@ -14,6 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+def porter_own(name: str) -> bool:
+    """porter's own state inside a work tree (`.porter/`, `.porter-check-cache/`, a `.porter-toolchain/` that CI
+    caches in the project): never part of the code being ported or of a change."""
+    return any(part == ".porter" or part.startswith(".porter-") for part in name.split("/"))
+
+
 class GitError(RuntimeError):
     """git failed, is missing, or the path is not in a work tree: an expected, one-line error."""
 
@@ -73,9 +79,14 @@ def merge_base(top: Path, base: str, head: str = "HEAD") -> str:
     return git(top, "merge-base", base, head).strip()
 
 
+def _dirty(top: Path, path: str) -> bool:
+    out = git(top, "status", "--porcelain", "-z", "--untracked-files=normal", "--", path or ".")
+    return any(len(entry) > 3 and not porter_own(entry[3:]) for entry in out.split("\0"))
+
+
 def is_dirty(scope: Scope) -> bool:
-    """Uncommitted changes (staged, unstaged or untracked files) under the scope."""
-    return bool(git(scope.top, "status", "--porcelain", "--untracked-files=normal", "--", scope.path or ".").strip())
+    """Uncommitted changes (staged, unstaged or untracked files) under the scope, porter's own state aside."""
+    return _dirty(scope.top, scope.path)
 
 
 @dataclass(frozen=True)
@@ -99,7 +110,7 @@ def source_revision(path: Path) -> SourceRevision | None:
         commit = commit_of(scope.top, "HEAD")
         rel = path.resolve().relative_to(scope.top).as_posix()
         rel = "" if rel == "." else rel
-        dirty = bool(git(scope.top, "status", "--porcelain", "--", rel or ".").strip())
+        dirty = _dirty(scope.top, rel)
     except (GitError, ValueError, OSError):
         return None
     return SourceRevision(str(scope.top), rel, commit, dirty)
@@ -158,7 +169,7 @@ def changed_since(scope: Scope, base: str) -> set[str]:
     for line in git(scope.top, "ls-files", "--others", "--exclude-standard", "-z", "--", scope.path or ".").split("\0"):
         if line and (name := scope.inside(line)) is not None:
             names.add(name)
-    return names
+    return {n for n in names if not porter_own(n)}
 
 
 def export_commit(scope: Scope, commit: str, dest: Path) -> Path:
@@ -176,12 +187,13 @@ def export_commit(scope: Scope, commit: str, dest: Path) -> Path:
 
 
 def export_work_tree(scope: Scope, dest: Path) -> Path:
-    """Copy the scope's files as the work tree has them (tracked and untracked, not ignored) under `dest`."""
+    """Copy the scope's files as the work tree has them (tracked and untracked, not ignored; not porter's own
+    state) under `dest`."""
     dest.mkdir(parents=True, exist_ok=True)
     listing = git(scope.top, "ls-files", "--cached", "--others", "--exclude-standard", "-z", "--", scope.path or ".")
     for name in sorted({n for n in listing.split("\0") if n}):
         rel = scope.inside(name)
-        if rel is None:
+        if rel is None or porter_own(rel):
             continue
         src, out = scope.top / name, dest / rel
         if src.is_symlink():

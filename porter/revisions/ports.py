@@ -79,7 +79,27 @@ def convert_tree(source: Path, output: Path, config: PortConfig, rename: bool = 
         if f.unconverted:
             tree.unconverted[f.path] = [{"name": u.name, "line": u.line, "column": u.column, "reason": str(u.reason),
                                          "detail": u.detail} for u in f.unconverted]
+    _place_findings(tree)
     return tree
+
+
+def _place_findings(tree: ConvertedTree) -> None:
+    """Each open hazard's source file and line, fixed now: a later build (shims, rule fixers) edits the output."""
+    sources = {out: src for src, out in tree.outputs.items()}
+    maps: dict[str, LineMap] = {}
+    for f in tree.findings:
+        source = sources.get(f["file"])
+        f["source"] = source
+        if source is None:
+            f["source_line"] = f["line"]
+            continue
+        if source not in maps:
+            try:
+                maps[source] = LineMap((tree.source_root / source).read_bytes(), (tree.root / f["file"]).read_bytes())
+            except OSError:
+                f["source_line"] = f["line"]
+                continue
+        f["source_line"] = maps[source].nearest_old_line(int(f["line"]))
 
 
 def _lines(data: bytes) -> list[bytes]:

@@ -13,6 +13,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
+from porter.build import Diagnostic
 from porter.revisions.ports import ConvertedTree, LineMap
 
 SEVERITY_RANK = {"error": 3, "warning": 2, "note": 1}
@@ -94,13 +95,15 @@ class Side:
         shown = output if output != source else ""
         return self.repo_path(source), self._source_line(source, output, line), shown
 
-    def add_build_errors(self, errors: list[dict], target: str) -> None:
+    def add_build_errors(self, errors: list[Diagnostic], target: str) -> None:
+        """Errors of a build of the port as it is now (the build may have edited it since the conversion)."""
+        self._maps.clear()
         for e in errors:
-            if e.get("severity") not in ("error", "fatal"):
+            if e.severity not in ("error", "fatal"):
                 continue
-            file, line, port_file = self.place(e.get("file") or "", int(e.get("line") or 0))
-            self.problems.append(Problem("build", file, line, int(e.get("column") or 0), "error", "build-error",
-                                         e.get("message", ""), targets=(target,), port_file=port_file))
+            file, line, port_file = self.place(e.file or "", e.line)
+            self.problems.append(Problem("build", file, line, e.column, "error", "build-error", e.message,
+                                         targets=(target,), port_file=port_file))
 
     def add_conversion_facts(self, sources: set[str], target: str) -> None:
         """Untranslated identifiers and open hazards of the changed `sources` (scope-relative names)."""
@@ -115,7 +118,9 @@ class Side:
         for f in self.tree.findings:
             if f["file"] not in outputs:
                 continue
-            file, line, port_file = self.place(f["file"], int(f["line"]))
+            source = f.get("source") or outputs[f["file"]]
+            file, line = self.repo_path(source), int(f.get("source_line", f["line"]))
+            port_file = f["file"] if f["file"] != source else ""
             if f.get("category") == "unsupported-api" and (file, line, _subject(f["message"])) in left:
                 continue  # the same identifier is reported as untranslated: once is enough
             self.problems.append(Problem("hazard", file, line, int(f["column"]), f["severity"], f["rule"],

@@ -195,6 +195,10 @@ def check(
                                   "<repository>/.git/porter/check-cache).")
     ] = None,
     jobs: Annotated[int, typer.Option("-j", "--jobs", min=0, help="Parallel workers for --build (0: all cores).")] = 0,
+    toolchain: Annotated[
+        str | None, typer.Option("--toolchain", help="hipcc for --build: 'system' (PATH, $ROCM_PATH), hipcc itself, "
+                                 "or a directory with bin/hipcc (`porter toolchain install --dir`'s).")
+    ] = None,
     fmt: Annotated[Format, typer.Option("--format", "-f", help="Output format on stdout.")] = Format.TABLE,
     shard: ShardOpt = None,
 ) -> None:
@@ -218,7 +222,7 @@ def check(
         if build and shard is not None:
             raise _usage("--shard splits the hazard scan; --build checks the translation units the change touches")
         if build:
-            outcome = _check_build(path, base, [p.arch for p, _ in profiles], rocm, cache_dir, jobs)
+            outcome = _check_build(path, base, [p.arch for p, _ in profiles], rocm, cache_dir, jobs, toolchain)
             _emit_outcome(outcome, fmt)
         else:
             try:
@@ -265,12 +269,13 @@ def _scan_outcome(path: Path, base: str, result: ScanResult, targets: list[str])
                         from_findings(result.findings, prefix), targets, reproduce, built=False)
 
 
-def _check_build(path: Path, base: str, targets: list[str], rocm: str | None, cache_dir: Path | None, jobs: int):
+def _check_build(path: Path, base: str, targets: list[str], rocm: str | None, cache_dir: Path | None, jobs: int,
+                 toolchain: str | None):
     from porter.config import ConfigError
     from porter.files import PorterInputError
     from porter.revisions import CheckError, CheckRequest, check_port
 
-    request = CheckRequest(path, base, targets, rocm=rocm, cache_dir=cache_dir, jobs=jobs)
+    request = CheckRequest(path, base, targets, rocm=rocm, cache_dir=cache_dir, jobs=jobs, toolchain=toolchain)
     try:
         return check_port(request, status=lambda message: _err(f"porter check: {message}"))
     except (CheckError, ConfigError, PorterInputError) as exc:
