@@ -12,6 +12,7 @@ file points there (so `porter review` walks what the sync changed), and the fix 
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -101,6 +102,8 @@ def _source_scope(request: SyncRequest, manifest: dict) -> Scope:
         where = Path(revision["repo"]) / revision.get("path", "")
     else:
         where = Path(manifest.get("source_root", ""))
+    if where.is_file():
+        raise SyncError(f"the port was made from one file ({where}): porter sync works on ports of a tree")
     if not where.is_dir():
         raise SyncError(f"the CUDA source {where} is not a directory (give it with --source)")
     return scope_of(where)
@@ -394,5 +397,7 @@ def describe(outcome: SyncOutcome) -> list[str]:
     if outcome.fix_loop:
         lines.append(f"fix loop: {outcome.fix_loop.get('message', outcome.fix_loop.get('status'))}")
     if outcome.backup_dir:
-        lines.append(f"the port's files as they were: {outcome.backup_dir}/before/ (`porter review` walks the changes)")
+        shown = os.path.relpath(outcome.backup_dir)
+        shown = shown if len(shown) < len(outcome.backup_dir) else outcome.backup_dir
+        lines.append(f"the port's files as they were: {shown}/before/ (`porter review` walks the changes)")
     return lines
