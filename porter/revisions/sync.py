@@ -365,7 +365,7 @@ def _write_manifest(port: Path, manifest: dict, scope: Scope, b: str, entries: d
 def _fix(port: Path, config: PortConfig, outcome: SyncOutcome, console: Console | None) -> None:
     """The fix loop on what the sync changed: the written units, and the units that read a written header."""
     from porter.build import BuildCache
-    from porter.fix import run_fix_loop
+    from porter.fix import LoopStatus, run_fix_loop
 
     clean = [f for f in outcome.written if f not in outcome.conflicts and (port / f).is_file()]
     if not clean:
@@ -376,7 +376,9 @@ def _fix(port: Path, config: PortConfig, outcome: SyncOutcome, console: Console 
     report: dict = {}
     result = run_fix_loop(port, config, report, files=[port / f for f in files],
                           console=console or Console(stderr=True))
-    outcome.fix_loop = {"status": str(result.status), "message": result.message, "ok": result.ok,
+    # no hipcc is a warning, as in convert: the merge happened
+    ok = result.status in (LoopStatus.OK, LoopStatus.SKIPPED, LoopStatus.NO_TOOLCHAIN)
+    outcome.fix_loop = {"status": str(result.status), "message": result.message, "ok": ok,
                         "files": files, "remaining_errors": report.get("remaining_errors", []),
                         "build": report.get("build")}
 

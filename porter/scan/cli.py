@@ -274,11 +274,12 @@ def _check_build(path: Path, base: str, targets: list[str], rocm: str | None, ca
     from porter.config import ConfigError
     from porter.files import PorterInputError
     from porter.revisions import CheckError, CheckRequest, check_port
+    from porter.revisions import GitError as RevisionGitError
 
     request = CheckRequest(path, base, targets, rocm=rocm, cache_dir=cache_dir, jobs=jobs, toolchain=toolchain)
     try:
         return check_port(request, status=lambda message: _err(f"porter check: {message}"))
-    except (CheckError, ConfigError, PorterInputError) as exc:
+    except (CheckError, ConfigError, PorterInputError, RevisionGitError) as exc:
         raise _usage(str(exc)) from None
 
 
