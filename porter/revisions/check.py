@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import io
 import json
 import os
 import shutil
@@ -23,8 +22,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-
-from rich.console import Console
 
 from porter import __version__
 from porter.build import (
@@ -81,10 +78,6 @@ def default_cache_dir(top: Path) -> Path:
     return (common if common.is_absolute() else top / common) / "porter" / "check-cache"
 
 
-def _quiet() -> Console:
-    return Console(file=io.StringIO(), width=200)
-
-
 def _base_key(base_commit: str, scope: Scope, toolchain, target: str, arch: str, config: PortConfig,
               rename: bool) -> str:
     from porter.convert import mapping_version
@@ -130,9 +123,11 @@ def _base_port(cache_root: Path, key: str, scope: Scope, base_commit: str, confi
 
 
 def _prune(cache_root: Path) -> None:
+    """Keep the most recently used entries; drop what an interrupted run left half-written a day ago."""
     entries = [p for p in cache_root.iterdir() if (p / "conversion.json").is_file()]
     entries.sort(key=lambda p: (p / "conversion.json").stat().st_mtime, reverse=True)
-    for old in entries[KEEP_ENTRIES:]:
+    stale = [p for p in cache_root.glob("*.partial-*") if p.stat().st_mtime < time.time() - 86400]
+    for old in entries[KEEP_ENTRIES:] + stale:
         shutil.rmtree(old, ignore_errors=True)
 
 
@@ -261,7 +256,9 @@ def check_port(request: CheckRequest, status: Callable[[str], None] = lambda _: 
                                   head_failed=list(head_built.failed), note=choice.note))
     args = [] if request.path.resolve() == Path.cwd().resolve() else [str(request.path)]
     targets_args = " ".join(f"--target {t.arch}" for t in targets)
-    reproduce = " ".join(["porter check", *args, f"--base {base_commit[:12]} --build", targets_args])
+    extra = ([f"--toolchain {request.toolchain}"] if request.toolchain else []) + (
+        [f"--rocm {request.rocm}"] if request.rocm else [])
+    reproduce = " ".join(["porter check", *args, f"--base {base_commit[:12]} --build", targets_args, *extra])
     head = head_commit[:12] + (" with uncommitted changes" if dirty else "")
     repo_changed = sorted(f"{scope.path}/{n}" if scope.path else n for n in changed)
     return CheckOutcome(request.base, base_commit, head, repo_changed, merge_targets(per_target),
