@@ -59,8 +59,9 @@ def file_view(root: Path, path: str, marks: set[int]) -> dict | None:
     return {"path": path, "lines": len(lines), "whole": len(lines) <= WHOLE_FILE_LINES, "excerpts": excerpts}
 
 
-def focus_view(root: Path, task: RepairTask, findings: list[dict], lessons: list[str], *, task_id: str) -> dict:
-    """Template variables of prompts/focused_task.md.j2 for `task`."""
+def focus_view(root: Path, task: RepairTask, findings: list[dict], lessons: list[str]) -> dict:
+    """Template variables of prompts/focused_task.md.j2 for `task`. Nothing run-specific (no task number): the
+    same task on the same tree asks the same, so the response cache replays a resumed run's earlier turns."""
     marks: dict[str, set[int]] = {}
     for d in task.errors:
         marks.setdefault(d.file, set()).add(d.line)
@@ -76,7 +77,6 @@ def focus_view(root: Path, task: RepairTask, findings: list[dict], lessons: list
     in_files = set(task.files)
     _, name = message_pattern(task.errors[0].message) if task.errors else ("", None)
     return {
-        "task_id": task_id,
         "task_title": task.title,
         "task_kind": task.kind,
         "task_files": list(task.files),

@@ -87,7 +87,8 @@ class TaskRecord:
     status: str = "pending"  # fixed | unfinished | model_error | interrupted | pending (never started)
     agent_status: str | None = None  # how the conversation ended: submitted | limits_exceeded | model_error
     message: str = ""
-    share: int = 0  # model turns it could use
+    share: int = 0  # model turns it could use ...
+    share_of: str = ""  # ... and what set them: task_iterations, fair share, or the turns left of the run
     turns: int = 0
     tokens: int = 0
     edited_files: list[str] = field(default_factory=list)
@@ -160,13 +161,13 @@ class TaskRun:
         }
 
 
-def task_share(config: PortConfig, budget: RunBudget, planned: int) -> int:
-    """Turns one task may use: --task-iterations, else the turns left split over the tasks planned (at least a
-    few), never more than the run has left."""
+def task_share(config: PortConfig, budget: RunBudget, planned: int) -> tuple[int, str]:
+    """Turns one task may use, and what set them: --task-iterations, else the turns left split over the tasks
+    planned (at least a few); never more than the run has left."""
     left = budget.turns_left
-    if config.task_iterations:
-        return min(config.task_iterations, left)
-    return min(left, max(MIN_TASK_TURNS, left // max(1, planned)))
+    share, why = (config.task_iterations, "task_iterations") if config.task_iterations else \
+        (max(MIN_TASK_TURNS, left // max(1, planned)), "fair share")
+    return (share, why) if share <= left else (left, "turns left of max_iterations")
 
 
 def _slug(text: str) -> str:
@@ -186,7 +187,7 @@ class _Scheduler:
         self.prompts = Prompts()
         # what an earlier run fixed is kept as it was and never redone; everything else is planned afresh
         self.records = [TaskRecord.from_dict({**d, "earlier_run": True}) for d in earlier if d.get("status") == "fixed"]
-        self.numbered = len(earlier)
+        self.numbered = len(self.records)
         self.attempted = {r.key for r in self.records}
         self.lessons = [r.lesson for r in self.records if r.lesson]
         self.concurrency = max(1, config.jobs) if config.jobs else 1
@@ -206,7 +207,7 @@ class _Scheduler:
                     break
                 if self.budget.stop_reason or self.budget.turns_left == 0:
                     for task in tasks:
-                        self.records.append(self._record(task, 0))
+                        self.records.append(self._record(task, (0, "")))
                     self.budget.cancel(self.budget.stop_reason or "run budget: no model turns left")
                     break
                 batch = independent_batch(tasks, self.concurrency)
@@ -221,6 +222,9 @@ class _Scheduler:
                 for task, record, (outcome, originals) in zip(batch, running, results, strict=True):
                     self._verify(task, record, outcome, originals, before, state.build)
                 running = []
+                if self.budget.turns_left == 0:
+                    self.budget.cancel(f"run budget: all {self.config.max_iterations} model turns used "
+                                       f"(max_iterations={self.config.max_iterations})")
                 self._progress(state)
             state.tests = self._tests(state)
         except KeyboardInterrupt:
@@ -248,8 +252,8 @@ class _Scheduler:
             return tests
         task = self._whole("tests", "the tests fail", state.build)
         share = task_share(self.config, self.budget, 1)
-        if share == 0:
-            self.records.append(self._record(task, 0))
+        if share[0] == 0:
+            self.records.append(self._record(task, share))
             return tests
         record = self._record(task, share)
         self.records.append(record)
@@ -280,12 +284,16 @@ class _Scheduler:
     def _run_one(self, task: RepairTask, record: TaskRecord, before: BuildResult,
                  test_failure: str | None) -> tuple[AgentOutcome, dict[str, str | None]]:
         path = self.transcripts / f"{record.id}-{_slug(task.key)}.jsonl"
+        again = 1
+        while path.exists():  # a resumed run numbers on from the tasks it kept: never overwrite a transcript
+            again += 1
+            path = self.transcripts / f"{record.id}-{_slug(task.key)}-{again}.jsonl"
         record.transcript = str(path)
         transcript = Transcript(path, secrets=(self.config.api_key,))
         whole = task.kind in ("build", "tests")
         try:
             model = make_model(self.config, self.env.root, transcript)
-            focus = None if whole else focus_view(self.env.root, task, self.findings, self.lessons, task_id=record.id)
+            focus = None if whole else focus_view(self.env.root, task, self.findings, self.lessons)
         except (ModelUnavailable, PromptError) as exc:
             message = exc.message if isinstance(exc, ModelUnavailable) else str(exc)
             transcript.event("end", status="model_error", message=message)
@@ -296,7 +304,7 @@ class _Scheduler:
             errors=list(task.errors), target=self.target, hip_version=self.hip_version, compile_arch=self.compile_arch,
             findings=self.findings if whole else [f for f in self.findings if f.get("file") in in_files],
             test_failure=test_failure, focus=focus, baseline=None if whole else before.errors)
-        limits = Limits(record.share, self.config.max_tokens, self.config.max_seconds, "task_iterations")
+        limits = Limits(record.share, self.config.max_tokens, self.config.max_seconds, record.share_of)
         agent = DefaultAgent(model, ScopedEnvironment(self.env, task.units), limits=limits, transcript=transcript,
                              prompts=self.prompts, has_tests=task.kind == "tests", budget=self.budget)
         return agent.run(agent_task), agent.originals
@@ -306,11 +314,12 @@ class _Scheduler:
     def _whole(self, kind: str, title: str, build: BuildResult) -> RepairTask:
         return RepairTask(kind, kind, title, tuple(build.errors), (), None)
 
-    def _record(self, task: RepairTask, share: int) -> TaskRecord:
+    def _record(self, task: RepairTask, share: tuple[int, str]) -> TaskRecord:
         self.numbered += 1
         return TaskRecord(f"T{self.numbered}", task.key, task.kind, task.title, list(task.files),
                           list(task.units) if task.units is not None else None,
-                          [_diag(d) for d in task.errors[:MAX_ERRORS_LISTED]], len(task.errors), share=share)
+                          [_diag(d) for d in task.errors[:MAX_ERRORS_LISTED]], len(task.errors),
+                          share=share[0], share_of=share[1])
 
     def _verify(self, task: RepairTask, record: TaskRecord, outcome: AgentOutcome,
                 originals: dict[str, str | None], before: BuildResult, after: BuildResult,
