@@ -12,77 +12,22 @@ import sys
 from pathlib import Path
 
 import pytest
-from fake_openai_server import MODEL, FakeOpenAIServer, Turn, call, reply
+from fake_openai_server import MODEL, FakeOpenAIServer, call, reply
+from support.task_scenarios import (
+    FIX_HEADER,
+    FIX_LANES,
+    INCLUDE_HIP,
+    THREE_ROOT_CAUSES,
+    WAVE_REDUCE,
+    WITH_WAVE,
+    finish,
+    fix_sums,
+    make_tree,
+)
 
 pytestmark = pytest.mark.hipcc
 
 SECRET = "sk-test-tasks-never-written"
-
-COMMON = """#pragma once
-#include <cuda_runtime.h>
-
-constexpr int kTile = TILE_SIZE;
-
-__device__ inline float tile_scale(int i) { return 1.0f / (1 + i % kTile); }
-"""
-UNIT = """#include <cuda_runtime.h>
-#include "common.cuh"
-
-__global__ void scale{n}(float* out) {{
-    __shared__ float buf[kTile];
-    buf[threadIdx.x % kTile] = out[threadIdx.x] * tile_scale(threadIdx.x);
-    __syncthreads();
-    out[threadIdx.x] = buf[threadIdx.x % kTile];
-}}
-"""
-SUM = """#include <cuda_runtime.h>
-
-__global__ void block_sum{n}(const int* in, int* out) {{
-    int v = in[threadIdx.x];
-    int total = __reduce_add_sync(0xffffffff, v);
-    if (threadIdx.x == 0) out[blockIdx.x] = total;
-}}
-"""
-LANES = """#include <cuda_runtime.h>
-
-__device__ unsigned lane_id() {
-    unsigned lane;
-    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
-    return lane;
-}
-
-__global__ void lanes(unsigned* out) { out[threadIdx.x] = lane_id(); }
-"""
-WAVE_REDUCE = """#pragma once
-#include <hip/hip_runtime.h>
-
-// porter: __reduce_add_sync has no HIP counterpart; a butterfly over the whole wavefront
-__device__ inline int wave_reduce_add(unsigned long long mask, int v) {
-    for (int offset = warpSize / 2; offset > 0; offset /= 2) v += __shfl_xor(v, offset);
-    return v;
-}
-"""
-INCLUDE_HIP = "#include <hip/hip_runtime.h>\n"
-WITH_WAVE = '#include <hip/hip_runtime.h>\n#include "wave_reduce.cuh"\n'
-
-FIX_HEADER = call("replace_in_file", {
-    "path": "common.cuh", "old": "constexpr int kTile = TILE_SIZE;",
-    "new": "#ifndef TILE_SIZE\n#define TILE_SIZE 64  // porter: the CUDA build passed -DTILE_SIZE=64\n#endif\n"
-           "constexpr int kTile = TILE_SIZE;"})
-FIX_LANES = call("replace_in_file", {"path": "lanes.cu", "old": '    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));',
-                                     "new": "    lane = __lane_id();"})
-
-
-def finish(summary: str) -> Turn:
-    return reply(call("finish", {"summary": summary}))
-
-
-def fix_sums(*numbers: int) -> Turn:
-    calls = [call("write_file", {"path": "wave_reduce.cuh", "content": WAVE_REDUCE})]
-    for n in numbers:
-        calls.append(call("replace_in_file", {"path": f"sum{n}.cu", "old": INCLUDE_HIP, "new": WITH_WAVE}))
-        calls.append(call("replace_in_file", {"path": f"sum{n}.cu", "old": "__reduce_add_sync(", "new": "wave_reduce_add("}))
-    return reply(*calls)
 
 
 def _require_hipcc() -> None:
@@ -90,19 +35,6 @@ def _require_hipcc() -> None:
         if os.environ.get("CI") == "true":
             pytest.fail("hipcc not found (required in CI)")
         pytest.skip("hipcc not found")
-
-
-def _tree(root: Path, *, units: int = 0, sums: int = 0, lanes: bool = False) -> Path:
-    root.mkdir(parents=True)
-    if units:
-        (root / "common.cuh").write_text(COMMON)
-    for n in range(1, units + 1):
-        (root / f"u{n}.cu").write_text(UNIT.format(n=n))
-    for n in range(1, sums + 1):
-        (root / f"sum{n}.cu").write_text(SUM.format(n=n))
-    if lanes:
-        (root / "lanes.cu").write_text(LANES)
-    return root
 
 
 def _porter(cwd: Path, server: FakeOpenAIServer, *args: str) -> subprocess.CompletedProcess:
@@ -121,15 +53,8 @@ def _bodies(server: FakeOpenAIServer) -> list[str]:
 
 def test_three_root_causes_three_tasks_header_first(tmp_path: Path) -> None:
     _require_hipcc()
-    _tree(tmp_path / "proj", units=5, sums=3, lanes=True)
-    conversations = {
-        "header common.cuh": [reply(FIX_HEADER), finish("TILE_SIZE came from the CUDA build's flags: default it to 64")],
-        "`__reduce_add_sync`": [fix_sums(1, 2, 3), finish("__reduce_add_sync -> a wavefront butterfly in wave_reduce.cuh")],
-        "unit lanes.cu": [reply(FIX_LANES), finish("inline PTX %laneid -> __lane_id()")],
-        # the units' own errors are consequences of the header: their task must never be asked for
-        "`kTile`": [],
-    }
-    with FakeOpenAIServer([], conversations=conversations) as server:
+    make_tree(tmp_path / "proj", units=5, sums=3, lanes=True)
+    with FakeOpenAIServer([], conversations=THREE_ROOT_CAUSES) as server:
         proc = _porter(tmp_path, server, "proj", "-o", "out", "--target", "gfx90a", "-j", "2")
         arrivals = [server.conversation_of(r.body) for r in server.completions]
         bodies = _bodies(server)
@@ -169,7 +94,7 @@ def test_three_root_causes_three_tasks_header_first(tmp_path: Path) -> None:
 
 def test_a_stubborn_task_uses_its_share_and_the_run_moves_on(tmp_path: Path) -> None:
     _require_hipcc()
-    _tree(tmp_path / "proj", units=1, sums=2, lanes=True)
+    make_tree(tmp_path / "proj", units=1, sums=2, lanes=True)
     stubborn = reply(call("read_file", {"path": "sum1.cu"}))  # reads forever, never edits
     conversations = {
         "header common.cuh": [reply(FIX_HEADER), finish("TILE_SIZE defaulted to 64")],
@@ -200,7 +125,7 @@ def test_a_stubborn_task_uses_its_share_and_the_run_moves_on(tmp_path: Path) -> 
 
 def test_independent_tasks_run_concurrently_with_j2(tmp_path: Path) -> None:
     _require_hipcc()
-    _tree(tmp_path / "proj", units=1, lanes=True)
+    make_tree(tmp_path / "proj", units=1, lanes=True)
     slow = {"delay": 0.6}
     conversations = {
         "header common.cuh": [reply(call("read_file", {"path": "common.cuh"}), **slow), reply(FIX_HEADER, **slow),
@@ -244,7 +169,7 @@ __global__ void totals(const int* in, int* out) { out[threadIdx.x] = block_total
 
 def test_a_fix_repeated_in_two_tasks_is_suggested_once_as_a_rule(tmp_path: Path) -> None:
     _require_hipcc()
-    root = _tree(tmp_path / "proj", sums=1)
+    root = make_tree(tmp_path / "proj", sums=1)
     (root / "reduce_util.cuh").write_text(REDUCE_UTIL)
     (root / "totals.cu").write_text(USES_UTIL)
     header_fix = reply(
@@ -292,7 +217,7 @@ def test_a_fix_repeated_in_two_tasks_is_suggested_once_as_a_rule(tmp_path: Path)
 
 def test_resume_after_a_budget_stop_redoes_nothing_finished(tmp_path: Path) -> None:
     _require_hipcc()
-    _tree(tmp_path / "proj", sums=2, lanes=True)
+    make_tree(tmp_path / "proj", sums=2, lanes=True)
     sums = [fix_sums(1, 2), finish("__reduce_add_sync -> wave_reduce_add")]
     lanes = [reply(call("read_file", {"path": "lanes.cu"})), reply(FIX_LANES), finish("inline PTX %laneid -> __lane_id()")]
     with FakeOpenAIServer([], conversations={"`__reduce_add_sync`": sums, "unit lanes.cu": lanes}) as server:

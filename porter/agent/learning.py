@@ -102,8 +102,11 @@ def _casts(old_lines: list[str], new_lines: list[str]) -> set[EditPattern]:
 
 
 def edit_patterns(before: str | None, after: str | None) -> set[EditPattern]:
-    """The edit patterns that turn `before` into `after` (None: the file did not exist / is gone)."""
-    old_text, new_text = before or "", after or ""
+    """The edit patterns that turn `before` into `after`. A file created or deleted (None) has none: what a new
+    helper header includes is no fix of an error."""
+    if before is None or after is None:
+        return set()
+    old_text, new_text = before, after
     a, b = old_text.splitlines(), new_text.splitlines()
     found: set[EditPattern] = set()
     known_includes = {m.group(2) for line in a if (m := _INCLUDE.match(line))}

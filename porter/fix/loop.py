@@ -127,6 +127,8 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
     out_root = out_root.resolve()
     report.update({"build": None, "fixers": None, "agent": None, "tests": None, "remaining_errors": [],
                    "status": "running", "options": {k: getattr(config, k) for k in RESUMED_OPTIONS}})
+    if checkpoint is not None and config.build:
+        checkpoint()  # from here on the report on disk says where the run is, for --resume
     if not config.build:
         report["build"] = {"skipped": True, "reason": "build disabled"}
         return FixLoopOutcome(LoopStatus.SKIPPED, "build skipped (disabled)")
