@@ -10,7 +10,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from fake_openai_server import MODEL, FakeOpenAIServer, call, reply
+from fake_openai_server import MODEL, FakeOpenAIServer, Turn, call, reply
 from support.agent_fakes import FakeTreeEnvironment, ScriptedModel, respond
 
 from porter.agent import (
@@ -340,3 +340,19 @@ def test_failing_tests_after_a_clean_build_become_one_task_over_the_whole_tree(
     assert "FAIL: sum 32 != 64" in first
     assert run.tests is not None and run.tests.ok and run.status == "fixed"
     assert env.test_runs == 3  # given to run_tasks; after the edit (finish reuses it); porter's own check
+
+
+def test_an_endpoint_that_refuses_stops_the_run_and_leaves_the_rest_pending(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-unit")
+    root = tmp_path / "t"
+    _scheduler_tree(root)
+    env = FakeTreeEnvironment(root)
+    with FakeOpenAIServer([], default=Turn(status=401, content="bad key")) as server:
+        config = PortConfig(model=MODEL, base_url=server.base_url, use_cache=False)
+        run = run_tasks(env, config, env.build(), None, target=resolve_target("gfx942"), transcripts=tmp_path / "tr")
+        requests = len(server.completions)
+    assert requests == 1  # a 401 is not retried, and no other task asks again
+    assert [(t.id, t.status, t.turns) for t in run.tasks] == [("T1", "model_error", 0), ("T2", "pending", 0)]
+    assert run.status == "model_error" and "HTTP 401" in run.tasks[0].message
+    assert "model endpoint failed" in run.message() and not run.build.ok

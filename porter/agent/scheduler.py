@@ -144,7 +144,7 @@ class TaskRun:
         if self.unfinished:
             text += "; not fixed: " + ", ".join(f"{t.id} ({t.title}: {t.status})" for t in self.unfinished[:5])
             text += f" and {len(self.unfinished) - 5} more" if len(self.unfinished) > 5 else ""
-        return text + (f"; {self.stop_reason}" if self.stop_reason else "")
+        return text + (f"; {self.stop_reason}" if self.stop_reason and self.unfinished else "")
 
     def as_dict(self, config: PortConfig, transcripts: Path) -> dict:
         edited = sorted({f for t in self.tasks for f in t.edited_files})
