@@ -106,8 +106,8 @@ class DefaultAgent:
         self._reset(task)
         try:
             self.transcript.event("start", task=(task.focus or {}).get("task_title"), limits=self.limits.__dict__,
-                                  target=task.target.arch,
-                                  compile_arch=task.compile_arch, errors=len(task.errors), findings=len(task.findings))
+                                  target=task.target.arch, compile_arch=task.compile_arch, errors=len(task.errors),
+                                  findings=len(task.findings))
             try:
                 self.messages = self._initial_messages(task)
                 while True:
@@ -297,12 +297,13 @@ class DefaultAgent:
         """Accept only a tree that builds (and passes its tests), or for a focused task one where its errors are
         gone; otherwise tell the model and carry on."""
         build = self._build if self._build is not None and not self._dirty else self._full_build()
-        if not self._done(build) and self.task.baseline is not None:
-            view = feedback.build_view(build, self._open_errors(build) if build.errors else None)
-            return "finish refused: this task's errors are not gone yet.\n" + feedback.format_view(view)
+        focused = self.task.baseline is not None
         if not self._done(build):
-            return "finish refused: the port does not build yet.\n" + feedback.format_build(build)
-        if self.task.baseline is not None:
+            if not focused:
+                return "finish refused: the port does not build yet.\n" + feedback.format_build(build)
+            view = feedback.build_view(build, self._open_errors(build))
+            return "finish refused: this task's errors are not gone yet.\n" + feedback.format_view(view)
+        if focused:  # the tests are for the clean build of the whole tree
             raise Submitted(summary.strip() or "finished")
         tests = self._tests if self._tests_known else self._run_tests()
         if tests is not None and not tests.ok:
