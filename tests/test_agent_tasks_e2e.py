@@ -259,3 +259,36 @@ def test_resume_without_a_report_is_a_one_line_error(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "porter", "convert", "src", "--resume", "empty"], cwd=tmp_path,
                           capture_output=True, text=True, env=env, timeout=60)
     assert proc.returncode == 2 and "takes no PATH" in proc.stderr
+
+
+def test_ctrl_c_during_a_task_leaves_a_report_that_resume_continues(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    _require_hipcc()
+    make_tree(tmp_path / "proj", sums=2, lanes=True)
+    sums = [fix_sums(1, 2), finish("__reduce_add_sync -> wave_reduce_add")]
+    lanes = [reply(FIX_LANES), finish("inline PTX %laneid -> __lane_id()")]
+    env = {**os.environ, "NO_COLOR": "1", "OPENAI_API_KEY": SECRET, "HIP_PLATFORM": "amd"}
+    hanging = [reply(FIX_LANES, delay=60.0)]  # the answer Ctrl-C interrupts
+    with FakeOpenAIServer([], conversations={"`__reduce_add_sync`": sums, "unit lanes.cu": hanging}) as server:
+        cmd = [sys.executable, "-m", "porter", "convert", "proj", "-o", "out", "--target", "gfx90a", "-j", "1",
+               "--model", MODEL, "--base-url", server.base_url]
+        proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 600
+        while "unit lanes.cu" not in server.by_conversation() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    report = _report(tmp_path / "out")
+    assert report["fix_loop"]["status"] == "interrupted"
+    assert [(t["id"], t["status"]) for t in report["fix_loop"]["agent"]["tasks"]] == [("T1", "fixed"), ("T2", "interrupted")]
+    with FakeOpenAIServer([], conversations={"`__reduce_add_sync`": [], "unit lanes.cu": lanes}) as server:
+        resumed = _porter(tmp_path, server, "--resume", "out")
+        asked = {key: len(requests) for key, requests in server.by_conversation().items()}
+    assert resumed.returncode == 0, resumed.stderr
+    assert asked == {"unit lanes.cu": 2}
+    tasks = _report(tmp_path / "out")["fix_loop"]["agent"]["tasks"]
+    assert [(t["id"], t["status"], t["earlier_run"]) for t in tasks] == [("T1", "fixed", True), ("T2", "fixed", False)]
