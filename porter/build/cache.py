@@ -56,12 +56,16 @@ class BuildCache:
         self.headers = hashlib.blake2b("\n".join(sorted(headers)).encode(), digest_size=16).hexdigest()
 
     def _hash(self, rel: str) -> str | None:
-        if rel not in self._hashes:
-            try:
-                self._hashes[rel] = hashlib.blake2b((self.root / rel).read_bytes(), digest_size=16).hexdigest()
-            except OSError:
-                self._hashes[rel] = None  # missing (or unreadable): recorded, so creating it invalidates
-        return self._hashes[rel]
+        # builds of disjoint units may run in threads at once (the agent's tasks): never read back what another
+        # thread's refresh() may have cleared in between
+        if rel in (known := self._hashes):
+            return known[rel]
+        try:
+            digest: str | None = hashlib.blake2b((self.root / rel).read_bytes(), digest_size=16).hexdigest()
+        except OSError:
+            digest = None  # missing (or unreadable): recorded, so creating it invalidates
+        self._hashes[rel] = digest
+        return digest
 
     def _entry_path(self, unit: str) -> Path:
         return self.directory / (hashlib.blake2b(unit.encode(), digest_size=12).hexdigest() + ".json")
@@ -97,7 +101,7 @@ class BuildCache:
         with contextlib.suppress(OSError):
             atomic_write(self._entry_path(unit), json.dumps(entry).encode())
 
-    def dependencies(self, unit: str, key: str) -> list[str] | None:
+    def dependencies_of(self, unit: str, key: str) -> list[str] | None:
         """The tree files `unit` reads, when recorded under `key` and none of them changed since (else None)."""
         try:
             entry = json.loads(self._entry_path(unit).read_text("utf-8"))
@@ -110,22 +114,10 @@ class BuildCache:
             return None
         return sorted(deps)
 
-    def recorded(self) -> dict[str, list[str]]:
-        """Every unit with an entry, and the tree files it read when the entry was made."""
-        out: dict[str, list[str]] = {}
-        for path in sorted(self.directory.glob("*.json")) if self.directory.is_dir() else []:
-            try:
-                entry = json.loads(path.read_text("utf-8"))
-            except (OSError, ValueError):
-                continue
-            if isinstance(entry.get("unit"), str) and isinstance(entry.get("deps"), dict):
-                out[entry["unit"]] = sorted(entry["deps"])
-        return out
-
     def units_reading(self, files: Iterable[str]) -> list[str]:
         """The units whose recorded dependencies include any of `files` (paths relative to the tree)."""
         wanted = set(files)
-        return sorted(unit for unit, deps in self.recorded().items() if wanted.intersection(deps))
+        return sorted(unit for unit, deps in self.dependencies().items() if wanted.intersection(deps))
 
     def _inside_hashes(self, unit: str, deps: list[str]) -> dict[str, str | None]:
         inside: dict[str, str | None] = {unit: self._hash(unit)}
@@ -134,6 +126,20 @@ class BuildCache:
             if rel is not None:
                 inside[rel] = self._hash(rel)
         return inside
+
+    def dependencies(self) -> dict[str, list[str]]:
+        """Each unit with an entry (and still in the tree), and the files of the tree it read when it was last
+        compiled, itself included: which units include a header, for the agent's task planning."""
+        out: dict[str, list[str]] = {}
+        for path in sorted(self.directory.glob("*.json")):
+            try:
+                entry = json.loads(path.read_text("utf-8"))
+                unit, deps = entry["unit"], entry["deps"]
+            except (OSError, ValueError, KeyError, TypeError):
+                continue
+            if isinstance(unit, str) and isinstance(deps, dict) and (self.root / unit).is_file():
+                out[unit] = sorted(deps)
+        return out
 
     def _inside(self, dep: str) -> str | None:
         path = Path(dep)
