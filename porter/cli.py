@@ -15,6 +15,7 @@ from rich.markup import escape
 from porter import __version__
 from porter import doctor as doctor_cli
 from porter import review as review_cli
+from porter import revisions as revisions_cli
 from porter import scan as scan_cli
 from porter.config import ConfigError, build_config
 from porter.files import PorterInputError, ShardSpec, WriteMode, atomic_write, default_output, resolve_path
@@ -226,6 +227,7 @@ def report_merge(
 app.command("scan")(scan_cli.scan)
 app.command("check")(scan_cli.check)
 app.command("review")(review_cli.review)
+app.command("sync")(revisions_cli.sync)
 app.command("doctor")(doctor_cli.doctor)
 app.command("targets")(doctor_cli.targets)
 

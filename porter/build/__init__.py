@@ -18,10 +18,11 @@ from porter.build.toolchain import (
     choose_compile_arch,
     detect_rocm_version,
     detect_toolchain,
+    hip_version,
 )
 
 __all__ = [
     "COMMON_ARCHES", "HEADER_SUFFIXES", "SOURCE_SUFFIXES", "ArchChoice", "BuildCache", "BuildResult", "Diagnostic",
     "HipccEnvironment", "TestResult", "Toolchain", "accepted_arches", "choose_compile_arch", "detect_rocm_version",
-    "detect_toolchain", "render_diagnostics", "walk_files",
+    "detect_toolchain", "hip_version", "render_diagnostics", "walk_files",
 ]
