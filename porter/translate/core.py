@@ -35,6 +35,7 @@ from porter.translate.options import (
     TranslationResult,
     Unconverted,
 )
+from porter.translate.vector_ops import may_define_vector_operators, vector_operator_edits
 
 IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 INCLUDE_HINT = re.compile(rb"^[ \t]*#[ \t]*include", re.MULTILINE)
@@ -112,7 +113,8 @@ class _Translation:
         candidates = self._candidates()
         wants_launch = self.options.launch_syntax is LaunchSyntax.HIP and b"<<<" in self.source
         wants_fixes = self.options.hazard_fixes and _scan().may_need_fix(self.source)
-        if not (candidates or wants_launch or wants_fixes or self._has_include_to_rewrite()
+        wants_vector_ops = may_define_vector_operators(self.source)
+        if not (candidates or wants_launch or wants_fixes or wants_vector_ops or self._has_include_to_rewrite()
                 or (b"asm" in self.source and ASM_KEYWORD.search(self.source))):
             return self.result  # nothing CUDA here: skip the parse entirely (cheapest checks first)
         if len(self.source) > HUGE_FILE_BYTES:
@@ -128,6 +130,8 @@ class _Translation:
         if wants_fixes:
             self._hazard_fixes()
         self._identifiers(candidates)
+        if wants_vector_ops:
+            self._vector_operators()
         self.result.output = self._apply()
         self.result.conversions.sort(key=lambda c: c.line)
         self.result.unconverted.sort(key=lambda u: (u.line, u.column))
@@ -536,6 +540,16 @@ class _Translation:
                 e.append(Edit(config[-1].end_byte, args.end_byte, b")"))
             kernel = function.text.decode("utf-8", "replace")
             self.result.conversions.append(Conversion("launch", f"{kernel}<<<...>>>", "hipLaunchKernelGGL", self.lines.line(call.start_byte)))
+
+    # -- user operators HIP's vector types already define -----------------------------------------------------
+    def _vector_operators(self) -> None:
+        found = vector_operator_edits(self.source, self.layout, self.lines.line, self.lines.column, self.options.rocm)
+        self.edits.extend(Edit(*e) for e in found.edits)
+        self.result.conversions.extend(found.conversions)
+        for u in found.unconverted:
+            if (u.name, u.line) not in self._reported:
+                self._reported.add((u.name, u.line))
+                self.result.unconverted.append(u)
 
     # -- what needs a person or the agent -----------------------------------------------------------------
     def _inline_asm(self) -> None:
