@@ -196,6 +196,14 @@ def _expression_end(text: str, i: int) -> int:
 
 
 def _add_shim(rule: Rule, diag: Diagnostic, m: re.Match, tree: _Tree) -> bool:
+    if forced := rule.params.get("shim"):  # the rule names the shim (an overload HIP lacks for a name it has)
+        locs = _locations(diag, tree)
+        shim = shims.all_shims()[forced]
+        if not locs or f"{shims.OUT_DIRNAME}/{shim.file}" in "".join(tree.lines(locs[0][0])) \
+                or shim.name in tree.shims[locs[0][0]]:
+            return False
+        tree.shims[locs[0][0]].add(shim.name)
+        return True
     ident, ns = m["ident"], m.groupdict().get("ns")
     names = {ident, f"{ns}::{ident}" if ns else ident}
     # a CUDA name the translator left because HIP lacks it, where a shim provides the HIP spelling
