@@ -3,7 +3,9 @@
 // exact stand-ins for the round-to-nearest ones HIP spells the same but computes differently.
 //
 // HIP (checked: ROCm 5.2 and 6.4) declares the _rd/_ru/_rz functions only when OCML_BASIC_ROUNDED_OPERATIONS is
-// defined, and then calls __ocml_*_rtn/_rtp/_rtz functions that the device library no longer has (link error).
+// defined on the command line (clang's HIP headers come before the source), and then calls __ocml_*_rtn/_rtp/_rtz:
+// ROCm 5.2's device library has none of them (link error); 6.4's has add, sub, mul and fma (it switches the
+// hardware rounding mode), but not div or sqrt. With that macro defined, HIP's declarations win over these.
 // HIP's own __fadd_rn, __fsub_rn, __fmul_rn (and the double ones) are plain x + y, x - y, x * y, which the
 // compiler may fuse into an fma (CUDA guarantees these intrinsics are never fused), and HIP's __fsqrt_rn is the
 // approximate hardware square root; porter renames calls to those to the porter_* functions below.
