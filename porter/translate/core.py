@@ -26,6 +26,7 @@ import tree_sitter
 
 from porter import syntax
 from porter.syntax import Layout, LineIndex, PieceKind, first_char_alternation, in_spans
+from porter.translate.device_props import device_prop_edits
 from porter.translate.mapping import CUDA_LOOKING, ApiMap, load_api_map
 from porter.translate.options import (
     Conversion,
@@ -114,6 +115,7 @@ class _Translation:
         wants_launch = self.options.launch_syntax is LaunchSyntax.HIP and b"<<<" in self.source
         wants_fixes = self.options.hazard_fixes and _scan().may_need_fix(self.source)
         wants_vector_ops = may_define_vector_operators(self.source)
+        wants_device_props = b"cudaDeviceProp" in self.source
         if not (candidates or wants_launch or wants_fixes or wants_vector_ops or self._has_include_to_rewrite()
                 or (b"asm" in self.source and ASM_KEYWORD.search(self.source))):
             return self.result  # nothing CUDA here: skip the parse entirely (cheapest checks first)
@@ -132,6 +134,8 @@ class _Translation:
         self._identifiers(candidates)
         if wants_vector_ops:
             self._vector_operators()
+        if wants_device_props:
+            self._device_props()
         self.result.output = self._apply()
         self.result.conversions.sort(key=lambda c: c.line)
         self.result.unconverted.sort(key=lambda u: (u.line, u.column))
@@ -546,6 +550,16 @@ class _Translation:
         found = vector_operator_edits(self.source, self.layout, self.lines.line, self.lines.column, self.options.rocm)
         self.edits.extend(Edit(*e) for e in found.edits)
         self.result.conversions.extend(found.conversions)
+        for u in found.unconverted:
+            if (u.name, u.line) not in self._reported:
+                self._reported.add((u.name, u.line))
+                self.result.unconverted.append(u)
+
+    def _device_props(self) -> None:
+        found = device_prop_edits(self.source, self.layout, self.lines.line, self.lines.column, self.options.rocm)
+        self.edits.extend(Edit(*e) for e in found.edits)
+        self.result.conversions.extend(found.conversions)
+        self.result.warnings.extend(found.warnings)
         for u in found.unconverted:
             if (u.name, u.line) not in self._reported:
                 self._reported.add((u.name, u.line))
