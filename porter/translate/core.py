@@ -382,7 +382,7 @@ class _Translation:
         """(new bytes or b"" when unchanged, family, hip) for a name whose every code use is renamed the same way
         with nothing to report; None when uses need the checks in _identifiers."""
         entry = self.map.apis.get(name)
-        if (entry is None or entry.hip is None or entry.unsupported is not None or name in self.map.ocp_fp8
+        if (entry is None or not entry.hip or entry.unsupported is not None or name in self.map.ocp_fp8
                 or name in self.map.defined_only or name in self.map.symbol_args
                 or not entry.available_in(self.options.rocm)):
             return None
