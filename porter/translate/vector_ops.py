@@ -28,7 +28,8 @@ from porter import syntax
 from porter.syntax import Layout, PieceKind
 from porter.translate.options import Conversion, Reason, RocmVersion, Unconverted
 
-OPERATOR_RE = re.compile(rb"\boperator\s*(\+=|-=|\*=|/=|\+|-|\*|/)\s*\(")
+# (no \b before `operator`: it would keep the regex engine from scanning for the literal; _hits checks the byte)
+OPERATOR_RE = re.compile(rb"operator\s*(\+=|-=|\*=|/=|\+|-|\*|/)\s*\(")
 _FUNCTION_MACRO_RE = re.compile(rb"[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)")
 _OBJECT_MACRO_RE = re.compile(rb"[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])(.*)", re.S)
 _TYPEDEF_RE = re.compile(rb"\btypedef\s+((?:unsigned\s+|signed\s+)?[A-Za-z_]\w*(?:\s+(?:int|long))*)\s+([A-Za-z_]\w*)\s*;")
@@ -80,6 +81,12 @@ def load_vector_data() -> VectorData:
     inexact = {op: frozenset(components) for op, components in raw.get("inexact", {}).items()}
     return VectorData(types, dict(raw.get("aliases", {})), operators, inexact,
                       tuple(raw["excluded_when"]["macros"]), raw["guard"]["open"], raw["guard"]["close"])
+
+
+def _hits(code: bytes) -> list[int]:
+    """Offsets of `operator<op>(` where `operator` is a word of its own."""
+    return [m.start() for m in OPERATOR_RE.finditer(code)
+            if m.start() == 0 or not (code[m.start() - 1:m.start()].isalnum() or code[m.start() - 1] == 95)]
 
 
 def may_define_vector_operators(source: bytes) -> bool:
@@ -754,11 +761,17 @@ def vector_operator_edits(source: bytes, layout: Layout, line_of, column_of, roc
     result = VectorOperatorEdits()
     data = load_vector_data()
     code = layout.code
-    hits = [m.start() for m in OPERATOR_RE.finditer(code)]
+    hits = _hits(code)
     if not hits:
         return result
-    objects, functions = _macros(layout)
     aliases = _aliases(code)
+    # only what can name a vector type needs looking at (most files with operators have none of these)
+    vector_names = set(data.types) | {a for a, t in data.aliases.items() if t in data.types}
+    vector_names |= {a for a in aliases if _normalize_type(a, aliases, data) in data.types}
+    vector_word = re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in sorted(vector_names)) + rb")\b")
+    if vector_word.search(code) is None:
+        return result
+    objects, functions = _macros(layout)
     excluded = _excluded_spans(layout, data.excluded_when)
     excluded_starts = [s for s, _ in excluded]
 
@@ -777,7 +790,8 @@ def vector_operator_edits(source: bytes, layout: Layout, line_of, column_of, roc
             if layout.in_directive(hit):
                 continue
             piece = pieces[bisect.bisect_right(starts, hit) - 1]
-            if piece.kind is PieceKind.FUNCTION and (not spans or spans[-1] != (piece.start, piece.end)):
+            if piece.kind is PieceKind.FUNCTION and (not spans or spans[-1] != (piece.start, piece.end)) \
+                    and vector_word.search(code, piece.start, piece.end) is not None:
                 spans.append((piece.start, piece.end))
     found: list[tuple[OperatorDefinition, tree_sitter.Node]] = []
     for s, e in spans:
