@@ -110,6 +110,9 @@ def test_definitions_already_kept_from_hip_are_left_alone() -> None:
         #else
         inline __host__ __device__ void operator-=(float2 &a, float2 b) { a.x -= b.x; a.y -= b.y; }
         #endif
+        #if !defined(__CUDACC__)  // a host compiler's: hipcc defines __HIPCC__, which __CUDACC__ becomes
+        inline __host__ __device__ void operator*=(float2 &a, float2 b) { a.x *= b.x; a.y *= b.y; }
+        #endif
         """).encode()
     out, conversions, leftovers = _port(source)
     assert conversions == [] and leftovers == [] and GUARD not in out
