@@ -252,3 +252,34 @@ def test_memory_locations_need_the_shim(tmp_path: Path) -> None:
                     "  hipMemLocation loc = {hipMemLocationTypeDevice, dev};\n  (void)hipMemPrefetchAsync(p, n, loc, 0, s);\n}\n")
     for compiler in found:
         assert compiler.compile(path, "-fsyntax-only").returncode != 0, compiler.id
+
+
+DRIVER_MEMSET = """#include <cuda.h>
+void f(CUgraphNode n, CUdeviceptr d) {
+  CUDA_MEMSET_NODE_PARAMS p = {};
+  p.dst = d; p.value = 7; p.elementSize = 4; p.width = 16; p.height = 1;
+  cuGraphMemsetNodeSetParams(n, &p);
+  cuGraphMemsetNodeGetParams(n, &p);
+}
+"""
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("compiler", compiler_params())
+def test_driver_memset_node_params_go_through_the_adapters(compiler: Compiler | None, tmp_path: Path) -> None:
+    """cuGraphMemsetNode{Set,Get}Params take the driver's struct; HIP's take the runtime's, whose fields are in
+    another order: without porter_graph_signatures.h's overloads the port does not compile (ROCm 6.1+, which has
+    HIP_MEMSET_NODE_PARAMS; on older ROCm the type itself is reported as needing a newer ROCm)."""
+    compiler = need(compiler)
+    out, leftovers = _port(DRIVER_MEMSET, compiler.rocm)
+    if compiler.rocm < RocmVersion(6, 1):
+        assert any(u.name.startswith("CUDA_MEMSET_NODE_PARAMS") and u.reason.value == "needs a newer ROCm"
+                   for u in leftovers)
+        return
+    path = tmp_path / "memset.hip"
+    path.write_text(out)
+    bare = compiler.compile(path, "-fsyntax-only")
+    assert bare.returncode != 0 and "hipGraphMemsetNodeSetParams" in bare.stderr
+    install_shims(tmp_path, [path], compiler.rocm)
+    proc = compiler.compile(path, "-fsyntax-only")
+    assert proc.returncode == 0, proc.stderr[-3000:]
