@@ -76,6 +76,25 @@ unsigned long long as_int(hipDeviceptr_t p) {
 """,
         "  unsigned long long v = reinterpret_cast<unsigned long long>(p);",
     ),
+    "atomic-minmax-long-long": (  # ROCm 5.2 lacks these overloads (6.4 has them)
+        None,
+        """#include <hip/hip_runtime.h>
+__global__ void k(long long* p) { atomicMax(p, 3ll); }
+""",
+        '#include "porter_shims/porter_scoped_atomics.h"  // porter shim',
+    ),
+    "device-prop-field": (  # a field no HIP release has (the translator rewrites it; here code it did not see)
+        None,
+        """#include <hip/hip_runtime.h>
+int numa(int dev) {
+  hipDeviceProp_t p;
+  hipGetDeviceProperties(&p, dev);
+  auto &q = p;
+  return q.deviceNumaId;
+}
+""",
+        "  return porter_prop_deviceNumaId(q);",
+    ),
     "missing-hip-include": (
         None,
         """#include <cstdio>
