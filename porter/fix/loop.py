@@ -17,9 +17,11 @@ from porter.build import (
     Diagnostic,
     HipccEnvironment,
     TestResult,
+    Toolchain,
     choose_compile_arch,
-    detect_toolchain,
+    limits_for,
     render_diagnostics,
+    resolve_toolchain,
     walk_files,
 )
 from porter.config import PortConfig
@@ -85,10 +87,10 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
         report["build"] = {"skipped": True, "reason": "build disabled"}
         return FixLoopOutcome(LoopStatus.SKIPPED, "build skipped (disabled)")
 
-    toolchain = detect_toolchain()
+    toolchain = resolve_toolchain(config.toolchain)
     if toolchain is None and not config.build_cmd:
         msg = ("hipcc not found (looked in PATH, $ROCM_PATH/bin, /opt/rocm/bin): build skipped; "
-               "install ROCm/HIP or pass --build-cmd")
+               "install ROCm/HIP, `porter toolchain install`, or pass --build-cmd")
         report["build"] = {"skipped": True, "reason": msg}
         console.print(f"[yellow]{escape(msg)}[/]")
         return FixLoopOutcome(LoopStatus.NO_TOOLCHAIN, msg)
@@ -108,6 +110,7 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
     result = env.build()
     build_info = {
         "toolchain": str(toolchain.hipcc) if toolchain else None,
+        "toolchain_name": toolchain.name if toolchain else None,
         "hip_version": toolchain.hip_version if toolchain else None,
         "rocm": str(rocm) if rocm else None,
         "arch": arch, "requested_arch": target.arch, "arch_note": arch_note,
@@ -117,6 +120,11 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
         "errors_initial": len(result.errors),
     }
     report["build"] = build_info
+    known = _known_limits(toolchain, arch, result)
+    if known:
+        build_info["toolchain_limits"] = known
+        for reason in known:
+            console.print(f"[yellow]note:[/] {escape(reason)}")
 
     applied: list[FixApplied] = []
     rounds = 0
@@ -147,6 +155,13 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
     remaining = result.errors
     report["remaining_errors"] = [_diag_dict(d) for d in remaining]
     return _finish(result, tests, remaining, limits_hit, config, console)
+
+
+def _known_limits(toolchain: Toolchain | None, arch: str, result: BuildResult) -> list[str]:
+    """What the toolchain is known not to compile (data/toolchains.toml), where this build ran into it."""
+    if toolchain is None or result.ok:
+        return []
+    return [limit.reason for limit in limits_for(toolchain) if limit.applies(arch, result.output)]
 
 
 def _run_agent(env, config, report, result: BuildResult, tests, target, findings, toolchain, arch, out_root,

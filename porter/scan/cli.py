@@ -48,6 +48,11 @@ TargetOpt = Annotated[
 RocmOpt = Annotated[
     str | None, typer.Option("--rocm", help="ROCm version to check API availability against, e.g. 6.4.")
 ]
+ToolchainOpt = Annotated[
+    str | None,
+    typer.Option("--toolchain", help="Check API availability against this toolchain's ROCm (installed name, "
+                 "'system' or hipcc path) when --rocm is not given."),
+]
 FailOnOpt = Annotated[FailOn, typer.Option("--fail-on", help="Lowest severity that makes the exit code 1.")]
 
 
@@ -72,11 +77,16 @@ def _command_boundary() -> Iterator[None]:
         raise typer.Exit(3) from None
 
 
-def _resolve(target: str, rocm: str | None):
+def _resolve(target: str, rocm: str | None, toolchain: str | None = None):
     try:
         profile = resolve_target(target)
         version = RocmVersion.parse(rocm) if rocm else None
-    except (UnknownTargetError, ValueError) as exc:
+        if version is None and toolchain is not None:
+            from porter.build import resolve_toolchain
+
+            chosen = resolve_toolchain(toolchain)
+            version = chosen.rocm if chosen is not None else None
+    except (UnknownTargetError, ValueError) as exc:  # ToolchainError is a ValueError
         raise _usage(str(exc)) from None
     return profile, version
 
@@ -121,13 +131,14 @@ def scan(
     rocm: RocmOpt = None,
     fmt: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TABLE,
     fail_on: FailOnOpt = FailOn.ERROR,
+    toolchain: ToolchainOpt = None,
 ) -> None:
     """Report porting hazards and an inventory for an AMD target; writes nothing.
 
     Exit codes: 0 nothing at or above --fail-on; 1 findings at or above --fail-on; 2 usage error; 3 internal error.
     """
     with _command_boundary():
-        profile, version = _resolve(target, rocm)
+        profile, version = _resolve(target, rocm, toolchain)
         for path in paths:
             if not path.exists():
                 raise _usage(f"no such file or directory: {path}")
@@ -151,6 +162,7 @@ def check(
         Path | None, typer.Option("--sarif", help="Also write SARIF 2.1.0 to this file.")
     ] = None,
     fmt: Annotated[Format, typer.Option("--format", "-f", help="Output format on stdout.")] = Format.TABLE,
+    toolchain: ToolchainOpt = None,
 ) -> None:
     """Scan only the files changed since --base (plus uncommitted changes), for CI and hooks.
 
@@ -158,7 +170,7 @@ def check(
     Exit codes: 0 nothing at or above --fail-on; 1 findings at or above --fail-on; 2 usage error; 3 internal error.
     """
     with _command_boundary():
-        profile, version = _resolve(target, rocm)
+        profile, version = _resolve(target, rocm, toolchain)
         if base is None and os.environ.get("GITHUB_BASE_REF"):
             base = f"origin/{os.environ['GITHUB_BASE_REF']}"
         if base is None:
