@@ -14,7 +14,7 @@
 #include <thrust/functional.h>
 
 struct square_mod {
-    __host__ __device__ int operator()(int x) const { return (x * x) % 1000; }
+    __host__ __device__ int operator()(int x) const { return static_cast<int>(static_cast<long long>(x) * x % 1000); }
 };
 
 struct is_even {
@@ -36,7 +36,7 @@ int main() {
 
     thrust::host_vector<int> hv = vals, hk = keys, hp = prefix;
     std::vector<int> ref(n);
-    for (int i = 0; i < n; ++i) ref[i] = ((i + 7) * (i + 7)) % 1000;
+    for (int i = 0; i < n; ++i) ref[i] = static_cast<int>(static_cast<long long>(i + 7) * (i + 7) % 1000);
     long long ref_total = 0;
     int ref_evens = 0;
     for (int v : ref) {
@@ -47,7 +47,7 @@ int main() {
 
     bool sorted_ok = std::equal(ref.begin(), ref.end(), hv.begin());
     bool keys_ok = true;  // each key still maps to its value
-    for (int i = 0; i < n; ++i) keys_ok = keys_ok && (hk[i] * hk[i]) % 1000 == hv[i];
+    for (int i = 0; i < n; ++i) keys_ok = keys_ok && static_cast<long long>(hk[i]) * hk[i] % 1000 == hv[i];
     bool scan_ok = hp[n - 1] == static_cast<int>(ref_total);
     printf("sum of values: %lld (expected %lld)\n", total, ref_total);
     printf("sorted: %s; keys follow: %s; scan total: %d\n", sorted_ok ? "yes" : "no", keys_ok ? "yes" : "no",
