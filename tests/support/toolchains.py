@@ -11,11 +11,14 @@ from pathlib import Path
 import pytest
 
 from porter.build import Toolchain, accepted_arches, find_toolchains
+from porter.build.toolchain import default_cache_dir
 from porter.translate import RocmVersion
 
 TEST_ARCHES = ("gfx942", "gfx950")  # what a toolchain that knows them compiles for in the tests
 FALLBACK_ARCH = "gfx90a"  # what ROCm 5.2 compiles for
 CI_NEEDS = RocmVersion(6, 4)
+# the porter cache at import time, before any test points XDG_CACHE_HOME at a private one
+PORTER_CACHE = default_cache_dir()
 
 
 def in_ci() -> bool:
@@ -64,8 +67,8 @@ class HipToolchain:
 @functools.cache
 def detected_toolchains() -> tuple[HipToolchain, ...]:
     found = []
-    for toolchain in find_toolchains():
-        ok = accepted_arches(toolchain, [FALLBACK_ARCH, *TEST_ARCHES])
+    for toolchain in find_toolchains(PORTER_CACHE):
+        ok = accepted_arches(toolchain, [FALLBACK_ARCH, *TEST_ARCHES], PORTER_CACHE)
         arches = tuple(a for a in TEST_ARCHES if ok[a]) or ((FALLBACK_ARCH,) if ok[FALLBACK_ARCH] else ())
         if arches:
             found.append(HipToolchain(toolchain, arches))
