@@ -227,6 +227,10 @@ def test_rules_over_several_rounds(name: str, hip_toolchain, tmp_path: Path) -> 
         result = env.build()
     assert result.ok, result.output
     lines = (tmp_path / name).read_text().splitlines()
+    if name == "cg.hip" and hip_toolchain.rocm >= RocmVersion(6, 4):
+        # HIP 6.4's cooperative groups header includes the runtime itself: no error there, nothing to add
+        expected = [line for line in expected if line != "#include <hip/hip_runtime.h>"]
+        assert "#include <hip/hip_runtime.h>" not in lines
     for line in expected:
         assert line in lines, lines
 

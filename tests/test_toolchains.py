@@ -369,3 +369,29 @@ def test_target_mi355x_compiles_for_gfx950(tmp_path: Path) -> None:
     report = json.loads((out / ".porter" / "report.json").read_text())
     assert report["fix_loop"]["build"]["arch"] == "gfx950" and report["fix_loop"]["build"]["arch_note"] is None
     assert "--offload-arch=gfx950" in (out / "Makefile").read_text()
+
+
+COMPLEX_GEMM = """#include <cublas_v2.h>
+#include <cuComplex.h>
+void gemm(cublasHandle_t h, const cuComplex* a, const cuComplex* b, cuComplex* c, int n) {
+  cuComplex alpha = make_cuComplex(1.f, 0.f), beta = make_cuComplex(0.f, 0.f);
+  cublasCgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a, n, b, n, &beta, c, n);
+}
+"""
+
+
+@pytest.mark.hipcc
+def test_complex_cublas_builds_on_hipblas_2(tmp_path: Path) -> None:
+    """hipBLAS 2.x (ROCm 6.4) takes hipComplex in its plain API only under HIPBLAS_V2: porter's shim defines it."""
+    chosen = _installed_64()
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "c.cu").write_text(COMPLEX_GEMM)
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-m", "porter", "convert", str(tmp_path / "src"), "-o", str(out),
+                           "--toolchain", chosen.hipcc], capture_output=True, text=True, env={**os.environ, **ENV},
+                          timeout=600)
+    lines = (out / "c.cu").read_text().splitlines()
+    assert lines[0] == '#include "porter_shims/porter_hipblas_v2.h"  // porter shim'
+    assert lines[1] == "#include <hipblas/hipblas.h>"
+    report = json.loads((out / ".porter" / "report.json").read_text())
+    assert proc.returncode == 0 and report["fix_loop"]["ok"], proc.stderr

@@ -18,6 +18,8 @@ SHIMS_DIR = resource_dir("shims")  # shims/ at the repository root, reached thro
 OUT_DIRNAME = "porter_shims"
 _HIP_RUNTIME_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]hip/hip_runtime(?:_api)?\.h[>"][^\n]*\n?', re.M)
 _ANY_HIP_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]hip/[^>"]+[>"][^\n]*\n?', re.M)
+# any HIP or ROCm library header (hip/, hipblas/, hipcub/, rocprim/, ...): what a before-hip shim must precede
+_ANY_ROCM_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:hip|roc)\w*/[^>"]+[>"][^\n]*\n?', re.M)
 _ANY_INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include\b[^\n]*\n?', re.M)
 _PRAGMA_ONCE_RE = re.compile(r'^[ \t]*#[ \t]*pragma[ \t]+once[^\n]*\n?', re.M)
 _CG_ALIAS_RE = re.compile(r"\bnamespace\s+(\w+)\s*=\s*(?:::)?cooperative_groups\s*;")
@@ -108,7 +110,7 @@ def add_shim_include(text: str, line: str, shim_file: str) -> str:
     if "\r\n" in text:  # keep the file's line endings
         line = line.replace("\r\n", "\n").replace("\n", "\r\n")
     if shim_file in _before_hip_files():
-        first_hip = _ANY_HIP_RE.search(text)
+        first_hip = _ANY_ROCM_RE.search(text)
         if first_hip is not None:
             return text[:first_hip.start()] + line + text[first_hip.start():]
     for pattern in (_HIP_RUNTIME_RE, _ANY_HIP_RE):
