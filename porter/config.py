@@ -26,6 +26,7 @@ class PortConfig:
     test_cmd: str | None = None  # run after a clean build
     offload_arch: str | None = None  # override the arch passed to hipcc
     toolchain: str | None = None  # installed toolchain name, ROCm version, 'system' or hipcc path (else PORTER_HIPCC)
+    jobs: int = 0  # parallel workers: translation processes and hipcc jobs (0: all cores)
     # agent (issue 3)
     model: str | None = None
     base_url: str | None = None

@@ -7,6 +7,7 @@ Takes an output tree and a `Toolchain` (the system's hipcc on PATH or under ROCM
 compile_commands.json, CMake or a Makefile. `provision` installs and removes toolchains; `cli` is `porter toolchain`.
 """
 
+from porter.build.cache import BuildCache
 from porter.build.cli import toolchain_app
 from porter.build.compile_db import HEADER_SUFFIXES, SOURCE_SUFFIXES, walk_files
 from porter.build.diagnostics import render_diagnostics
@@ -29,7 +30,7 @@ from porter.build.toolchain import (
 )
 
 __all__ = [
-    "COMMON_ARCHES", "HEADER_SUFFIXES", "SOURCE_SUFFIXES", "ArchChoice", "BuildResult", "Diagnostic",
+    "COMMON_ARCHES", "HEADER_SUFFIXES", "SOURCE_SUFFIXES", "ArchChoice", "BuildCache", "BuildResult", "Diagnostic",
     "HipccEnvironment", "Limit", "ProvisionError", "TestResult", "Toolchain", "ToolchainError", "absent_for",
     "accepted_arches", "choose_compile_arch", "compile_probe", "detect_rocm_version", "detect_toolchain",
     "find_toolchains", "installed_toolchains", "limits_for", "render_diagnostics", "resolve_toolchain",
