@@ -25,6 +25,7 @@ from porter.build.toolchain import (
     detect_rocm_version,
     detect_toolchain,
     find_toolchains,
+    hip_version,
     installed_toolchains,
     resolve_toolchain,
 )
@@ -33,6 +34,6 @@ __all__ = [
     "COMMON_ARCHES", "HEADER_SUFFIXES", "SOURCE_SUFFIXES", "ArchChoice", "BuildCache", "BuildResult", "Diagnostic",
     "HipccEnvironment", "Limit", "ProvisionError", "TestResult", "Toolchain", "ToolchainError", "absent_for",
     "accepted_arches", "choose_compile_arch", "compile_probe", "detect_rocm_version", "detect_toolchain",
-    "find_toolchains", "installed_toolchains", "limits_for", "render_diagnostics", "resolve_toolchain",
+    "find_toolchains", "hip_version", "installed_toolchains", "limits_for", "render_diagnostics", "resolve_toolchain",
     "toolchain_app", "toolchain_specs", "walk_files",
 ]
