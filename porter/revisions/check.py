@@ -29,9 +29,10 @@ from porter.build import (
     Diagnostic,
     HipccEnvironment,
     Toolchain,
+    ToolchainError,
     choose_compile_arch,
     detect_toolchain,
-    hip_version,
+    resolve_toolchain,
 )
 from porter.config import PortConfig, build_config
 from porter.revisions.git import (
@@ -161,20 +162,15 @@ def _build(root: Path, files: set[str], toolchain: Toolchain, arch: str, config:
 
 
 def select_toolchain(spec: str | None) -> Toolchain | None:
-    """--toolchain: 'system' or nothing (hipcc on PATH or under ROCM_PATH), or a path: hipcc itself, a directory
-    holding bin/hipcc (what `porter toolchain install` makes, a ROCm prefix)."""
+    """--toolchain: whatever `porter.build.resolve_toolchain` takes: nothing or 'system' (PORTER_HIPCC, else hipcc on
+    PATH or under ROCM_PATH), an installed toolchain's name (`rocm-6.4`), a ROCm version, or a path: hipcc itself, a
+    toolchain directory (`porter toolchain install --dir`'s), a ROCm prefix."""
     if spec is None or spec == "system":
         return detect_toolchain()
-    path = Path(spec).expanduser()
-    hipcc = path if path.is_file() else path / "bin" / "hipcc"
-    if not hipcc.is_file() or not os.access(hipcc, os.X_OK):
-        raise CheckError(f"--toolchain {spec}: no hipcc there (give 'system', hipcc itself, or a directory with "
-                         "bin/hipcc such as `porter toolchain install`'s)")
-    version = hip_version(hipcc.absolute())
-    parts = (version or "").split(".")
-    rocm = RocmVersion(int(parts[0]), int(parts[1])) if len(parts) > 1 and parts[0].isdigit() and \
-        parts[1].isdigit() else None
-    return Toolchain(hipcc.absolute(), version, rocm)
+    try:
+        return resolve_toolchain(spec, origin="--toolchain")
+    except ToolchainError as exc:
+        raise CheckError(str(exc)) from None
 
 
 def _line_maps(scope: Scope, base_tree: ConvertedTree, head_src: Path, changed: set[str],

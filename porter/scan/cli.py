@@ -49,6 +49,11 @@ TargetOpt = Annotated[
 RocmOpt = Annotated[
     str | None, typer.Option("--rocm", help="ROCm version to check API availability against, e.g. 6.4.")
 ]
+ToolchainOpt = Annotated[
+    str | None,
+    typer.Option("--toolchain", help="Check API availability against this toolchain's ROCm (installed name, "
+                 "'system' or hipcc path) when --rocm is not given."),
+]
 FailOnOpt = Annotated[FailOn, typer.Option("--fail-on", help="Lowest severity that makes the exit code 1.")]
 ShardOpt = Annotated[
     str | None, typer.Option("--shard", help="Scan only the K-th of N shares of the files, by path (K/N), as convert --shard.")
@@ -85,11 +90,16 @@ def _command_boundary() -> Iterator[None]:
         raise typer.Exit(3) from None
 
 
-def _resolve(target: str, rocm: str | None):
+def _resolve(target: str, rocm: str | None, toolchain: str | None = None):
     try:
         profile = resolve_target(target)
         version = RocmVersion.parse(rocm) if rocm else None
-    except (UnknownTargetError, ValueError) as exc:
+        if version is None and toolchain is not None:
+            from porter.build import resolve_toolchain
+
+            chosen = resolve_toolchain(toolchain)
+            version = chosen.rocm if chosen is not None else None
+    except (UnknownTargetError, ValueError) as exc:  # ToolchainError is a ValueError
         raise _usage(str(exc)) from None
     return profile, version
 
@@ -135,6 +145,7 @@ def scan(
     rocm: RocmOpt = None,
     fmt: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TABLE,
     fail_on: FailOnOpt = FailOn.ERROR,
+    toolchain: ToolchainOpt = None,
     shard: ShardOpt = None,
 ) -> None:
     """Report porting hazards and an inventory for an AMD target; writes nothing.
@@ -142,7 +153,7 @@ def scan(
     Exit codes: 0 nothing at or above --fail-on; 1 findings at or above --fail-on; 2 usage error; 3 internal error.
     """
     with _command_boundary():
-        profile, version = _resolve(target, rocm)
+        profile, version = _resolve(target, rocm, toolchain)
         for path in paths:
             if not path.exists():
                 raise _usage(f"no such file or directory: {path}")
@@ -209,7 +220,7 @@ def check(
     """
     with _command_boundary():
         targets = target or [DEFAULT_TARGET]
-        profiles = [_resolve(t, rocm) for t in targets]
+        profiles = [_resolve(t, rocm, toolchain) for t in targets]
         version = profiles[0][1]
         if base is None and os.environ.get("GITHUB_BASE_REF"):
             base = f"origin/{os.environ['GITHUB_BASE_REF']}"
