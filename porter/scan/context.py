@@ -233,6 +233,7 @@ class SourceContext:
         self.root = self.tree.root_node
         self.captures: dict[str, list[tree_sitter.Node]] = captures or self._collect()
         self._eval_cache: dict[str, int | None] = {}
+        self._value_texts: dict[str, frozenset[str]] = {}
         self._starts: dict[int, tuple[list[tree_sitter.Node], list[int]]] = {}
 
     def _collect(self) -> dict[str, list[tree_sitter.Node]]:
@@ -240,6 +241,10 @@ class SourceContext:
         by_type: dict[str, list[tree_sitter.Node]] = defaultdict(list)
         # captures() returns each capture once, without building a dict per match
         for name, nodes in tree_sitter.QueryCursor(syntax.load_query(self._query)).captures(self.root).items():
+            if name == "binary_operator":
+                name, nodes = "binary", _binaries(nodes)
+            elif name == "call":
+                nodes = [n for n in nodes if _is_call_with_arguments(n)]
             nodes.sort(key=_span)
             if name == "indexed":
                 for node in nodes:
@@ -464,6 +469,17 @@ class SourceContext:
             )
             out.append(info)
         self._fn_by_id = {f.node.id: f for f in out}
+        # function_of's index: functions in walk order (an enclosing one before those it holds, which nest by span)
+        # and, for each, the function around it; a lookup then bisects instead of asking tree-sitter for parents,
+        # which it finds by walking down from the root (quadratic in the nesting depth)
+        ordered = sorted(out, key=lambda f: _preorder(f.node))
+        parents, stack = [], []
+        for i, f in enumerate(ordered):
+            while stack and ordered[stack[-1]].node.end_byte < f.node.end_byte:
+                stack.pop()
+            parents.append(stack[-1] if stack else -1)
+            stack.append(i)
+        self._fn_ordered, self._fn_starts, self._fn_parents = ordered, [f.node.start_byte for f in ordered], parents
         for call, name in self.calls:
             if name in WARP_CALLS:
                 fn = self.function_of(call)
@@ -472,12 +488,18 @@ class SourceContext:
         return out
 
     def function_of(self, node: tree_sitter.Node) -> FunctionInfo | None:
+        """The innermost function definition `node` is inside (not `node` itself)."""
         if "_fn_by_id" not in self.__dict__:
             _ = self.functions
-        by_id = self._fn_by_id
-        for parent in ancestors(node):
-            if parent.id in by_id:
-                return by_id[parent.id]
+        ordered, parents = self._fn_ordered, self._fn_parents
+        # the last function starting at or before the node is the innermost around it or inside that one
+        i = bisect.bisect_right(self._fn_starts, node.start_byte) - 1
+        while i >= 0:
+            fn = ordered[i]
+            if fn.node.id != node.id and fn.node.start_byte <= node.start_byte and node.end_byte <= fn.node.end_byte \
+                    and _is_within(node, fn.node):
+                return fn
+            i = parents[i]
         return None
 
     def in_device_code(self, node: tree_sitter.Node) -> bool:
@@ -519,6 +541,22 @@ class SourceContext:
             if left is not None and left.type == "identifier" and right is not None:
                 out.append((text(left), right, node))
         return out
+
+    @cached_property
+    def assignments_by_name(self) -> dict[str, list[tuple[tree_sitter.Node, tree_sitter.Node]]]:
+        """variable name -> [(value node, declaration-or-assignment node)] of `assignments`, in the same order."""
+        out: dict[str, list[tuple[tree_sitter.Node, tree_sitter.Node]]] = defaultdict(list)
+        for name, value, node in self.assignments:
+            out[name].append((value, node))
+        return out
+
+    def assigned_value_texts(self, name: str) -> frozenset[str]:
+        """The texts (spaces removed) of every value assigned to `name`; found once per name, not once per use."""
+        found = self._value_texts.get(name)
+        if found is None:
+            values = self.assignments_by_name.get(name, ())
+            found = self._value_texts[name] = frozenset(text(v).replace(" ", "") for v, _node in values)
+        return found
 
     @cached_property
     def thread_vars(self) -> set[str]:
@@ -652,6 +690,25 @@ def _unparen(node: tree_sitter.Node) -> tree_sitter.Node:
     while node.type == "parenthesized_expression" and node.named_child_count == 1:
         node = node.named_children[0]
     return node
+
+
+def _binaries(operators: list[tree_sitter.Node]) -> list[tree_sitter.Node]:
+    """The binary expressions whose operator is one of `operators` and that have a right operand (what the
+    pattern `(binary_expression operator: [...] right: (_))` matches)."""
+    out = []
+    for op in operators:
+        node = op.parent
+        if node is not None and node.type == "binary_expression" and node.child_by_field_name("operator") == op:
+            right = node.child_by_field_name("right")
+            if right is not None and right.is_named:
+                out.append(node)
+    return out
+
+
+def _is_call_with_arguments(call: tree_sitter.Node) -> bool:
+    """What `(call_expression function: (_) arguments: (argument_list))` matches."""
+    fn, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+    return fn is not None and fn.is_named and args is not None and args.type == "argument_list"
 
 
 _span = operator.attrgetter("start_byte", "end_byte")  # sort key: file order, inner before outer on ties

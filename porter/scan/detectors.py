@@ -327,12 +327,9 @@ def _is_mask_value(ctx: SourceContext, node: tree_sitter.Node) -> bool:
     if node.type == "call_expression":
         return call_name(node) in MASK_RESULT_CALLS
     if node.type == "identifier":
-        name = text(node)
         return any(
-            var == name
-            and unparen(value).type == "call_expression"
-            and call_name(unparen(value)) in MASK_RESULT_CALLS
-            for var, value, _ in ctx.assignments
+            unparen(value).type == "call_expression" and call_name(unparen(value)) in MASK_RESULT_CALLS
+            for value, _ in ctx.assignments_by_name.get(text(node), ())
         )
     return False
 

@@ -24,6 +24,9 @@ _COMMENT_OR_LITERAL = (rb"/(?:/(?:\\\r?\n|[^\n])*|\*.*?(?:\*/|\Z))"
                        rb'|"(?:\\.|[^"\\\n])*"'
                        rb"|'(?<![0-9A-Fa-f_]')(?:\\.|[^'\\\n]){1,8}'")
 SKIPPABLE = re.compile(_COMMENT_OR_LITERAL, re.DOTALL)
+# a raw string's closer `)delim"`: a delimiter holds no `(`, `)`, backslash, space or quote, so closers never overlap
+# and every `)delim"` in the text is one match of this
+RAW_CLOSER = re.compile(rb'\)([^()\\\s"]{0,16})"')
 SKIPPABLE_OR_RAW_OPENER = re.compile(rb'(?P<raw>R"(?P<delim>[^()\\\s"]{0,16})\()|' + _COMMENT_OR_LITERAL, re.DOTALL)
 
 
@@ -33,7 +36,7 @@ def _skippable(source: bytes) -> Iterator[tuple[int, int]]:
         for m in SKIPPABLE.finditer(source):
             yield m.span()
         return
-    unclosed: set[bytes] = set()  # delimiters with no closing `)delim"` after some point: none after a later one
+    closers: dict[bytes, list[int]] | None = None  # delimiter -> offsets of every `)delim"`, found in one pass
     pos = 0
     while (m := SKIPPABLE_OR_RAW_OPENER.search(source, pos)) is not None:
         if m.group("raw") is None:
@@ -41,9 +44,15 @@ def _skippable(source: bytes) -> Iterator[tuple[int, int]]:
             pos = m.end()
             continue
         delim = m.group("delim")
-        end = -1 if delim in unclosed else source.find(b")" + delim + b'"', m.end())
+        if closers is None:
+            closers = {}
+            for c in RAW_CLOSER.finditer(source):
+                closers.setdefault(c.group(1), []).append(c.start())
+        # the first `)delim"` after the opener (a search per opener would rescan the file for each unclosed one)
+        offsets = closers.get(delim, [])
+        i = bisect.bisect_left(offsets, m.end())
+        end = offsets[i] if i < len(offsets) else -1
         if end < 0:
-            unclosed.add(delim)
             pos = m.start() + 1  # not a raw string: its `"` may still open an ordinary one
             continue
         yield m.start(), end + len(delim) + 2
@@ -120,16 +129,18 @@ class Layout:
         parts.append(source[pos:])
         # comments and literals blanked to spaces, same length: braces and directives can be found with regexes
         self.code = b"".join(parts) if starts else source
-        self._skip_starts, self._skip_ends = starts, ends
-        self._include_paths: list[tuple[int, int]] = []  # the <path> of an #include: a literal too
+        paths: list[tuple[int, int]] = []  # the <path> of an #include: a literal too
         if b"include" in self.code:
             for s, e in self.directive_spans:
                 m = SYSTEM_INCLUDE.match(self.code, s, e)
                 if m is not None:
-                    self._include_paths.append(m.span(1))
-                    i = bisect.bisect_left(starts, m.start(1))
-                    starts.insert(i, m.start(1))
-                    ends.insert(i, m.end(1))
+                    paths.append(m.span(1))
+        if paths:  # merged once (inserting each into the sorted spans would be quadratic in the includes)
+            merged = sorted([*zip(starts, ends, strict=True), *paths])
+            starts, ends = [s for s, _ in merged], [e for _, e in merged]
+        self._skip_starts, self._skip_ends = starts, ends
+        self._include_starts = [s for s, _ in paths]  # sorted: directives come in file order
+        self._include_ends = [e for _, e in paths]
 
     @functools.cached_property
     def directive_spans(self) -> list[tuple[int, int]]:
@@ -169,8 +180,7 @@ class Layout:
         return i >= 0 and offset < spans[i][1]
 
     def in_include_path(self, offset: int) -> bool:
-        paths = self._include_paths
-        return bool(paths) and offset < paths[-1][1] and any(s <= offset < e for s, e in paths)
+        return in_spans(self._include_starts, self._include_ends, offset)
 
     def is_member(self, start: int) -> bool:
         """`x.name`, `p->name`, `.name = v`: the previous token is `.` or `->`."""

@@ -267,12 +267,22 @@ class _Translation:
         if kind in SKIP_NODE_TYPES:
             return False
         if kind in RENAMABLE_NODE_TYPES:
+            if not self._may_follow_define(start):
+                return True  # not a #define's name: skip node.parent, which tree-sitter finds by walking from the root
             parent = node.parent
             return not (parent is not None and parent.type in DEFINITION_PARENTS and parent.child_by_field_name("name") == node)
         if kind in ("preproc_arg", "ERROR") or node.is_error or node.has_error:
             return self._is_code_by_tokens(start, end)  # macro bodies and what tree-sitter could not parse
         # a keyword-like token the grammar knows (e.g. __grid_constant__): leave it
         return kind == "identifier"
+
+    def _may_follow_define(self, start: int) -> bool:
+        """Whether the tokens before `start` end with `define` (then the name may be a #define's: the grammar's
+        `#define` needs no line start, so the lexer's directive lines do not decide it). Comments are blanked in
+        the layout's code; whitespace and line continuations may sit between `define` and the name."""
+        low = max(0, start - 128)
+        before = self.layout.code[low:start].rstrip(b" \t\r\n\\\f\v")
+        return before.endswith(b"define") or (not before and low > 0)  # only blanks in the window: cannot tell
 
     def _is_code_by_tokens(self, start: int, end: int) -> bool:
         layout = self.layout
