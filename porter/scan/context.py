@@ -5,9 +5,11 @@ from __future__ import annotations
 import ast
 import bisect
 import functools
+import keyword
 import operator
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -122,6 +124,7 @@ LANE_NAME = re.compile(r"(?i)^(?:\w*_)?lane(?:_?id|_?idx|_?index)?$|^laneid$|^li
 WARP_NAME = re.compile(r"(?i)^(?:\w*_)?warp(?:_?id|_?idx|_?index|_?num)?$|^wid$")
 _SUFFIX = re.compile(r"\b(0[xX][0-9a-fA-F]+|\d+)(?:[uU](?:ll|LL|l|L)?|(?:ll|LL|l|L)[uU]?)\b")
 _SIZEOF = re.compile(r"sizeof\s*\(\s*([A-Za-z_][\w ]*?)\s*\)")
+_SIZEOF_WORD = re.compile(r"sizeof$")
 # every text mentions_thread recognises contains one of these (or a name from its set)
 _THREAD_TEXTS = (
     "threadIdx",
@@ -135,6 +138,7 @@ _NAME_TYPES = frozenset({"identifier", "type_identifier"})
 _WORD = re.compile(rb"[A-Za-z_]\w*")
 # case-insensitive `lane|warp|lid|wid` without re.I, which is several times slower
 _LANE_OR_WARP = re.compile(rb"[lL][aA][nN][eE]|[wW][aA][rR][pP]|[lLwW][iI][dD]")
+_LANE_OR_WARP_NEEDLES = (b"lane", b"warp", b"lid", b"wid")  # _LANE_OR_WARP's matches, lower-cased
 
 
 def text(node: tree_sitter.Node | None) -> str:
@@ -282,13 +286,16 @@ class SourceContext:
 
         Searching the text and looking each hit up in the tree costs far less than capturing every identifier.
         """
+        return self._names_at_spans((m.start(), m.end()) for m in pattern.finditer(self.source))
+
+    def _names_at_spans(self, spans: Iterable[tuple[int, int]]) -> list[tree_sitter.Node]:
         out: list[tree_sitter.Node] = []
         last = -1
         root = self.root
-        for m in pattern.finditer(self.source):
-            if m.start() < last:
+        for start, end in spans:
+            if start < last:
                 continue  # a second hit inside the identifier already taken
-            node = root.descendant_for_byte_range(m.start(), m.end())
+            node = root.descendant_for_byte_range(start, end)
             if node is not None and node.type in _NAME_TYPES:
                 out.append(node)
                 last = node.end_byte
@@ -404,7 +411,18 @@ class SourceContext:
     def _eval_text(self, value: str, depth: int) -> int:
         if depth > 12:
             raise _Unknown
-        value = _SIZEOF.sub(lambda m: str(self._sizeof(m.group(1))), value.strip())
+        value = value.strip()
+        # what ast.parse would make of a plain decimal number or a plain name, without parsing
+        if value.isdigit() and value.isascii():
+            if value[0] == "0" and value.strip("0"):
+                raise _Unknown  # 032: not a Python literal (C's octal)
+            return int(value)
+        if value.isidentifier() and value.isascii() and not keyword.iskeyword(value) and not _SIZEOF_WORD.match(value):
+            inner = self.constant_texts.get(value)
+            if inner is None:
+                raise _Unknown
+            return self._eval_text(inner, depth + 1)
+        value = _SIZEOF.sub(lambda m: str(self._sizeof(m.group(1))), value)
         value = _SUFFIX.sub(r"\1", value)
         tree = ast.parse(value, mode="eval")
         return self._eval_ast(tree.body, depth)
@@ -614,7 +632,17 @@ class SourceContext:
     @cached_property
     def lane_or_warp_names(self) -> list[tree_sitter.Node]:
         """The identifiers LANE_NAME or WARP_NAME may match: each contains lane, warp, lid or wid in some case."""
-        return self.names_at(_LANE_OR_WARP)
+        # what names_at(_LANE_OR_WARP) finds: the needles never overlap, so their sorted hits are the regex's
+        # matches, found by bytes.find on a lower-case copy (a case-blind regex is many times slower)
+        lower = self.source.lower()
+        hits = []
+        for needle in _LANE_OR_WARP_NEEDLES:
+            at = lower.find(needle)
+            while at >= 0:
+                hits.append((at, at + len(needle)))
+                at = lower.find(needle, at + len(needle))
+        hits.sort()
+        return self._names_at_spans(hits)
 
     @cached_property
     def warp_vars(self) -> set[str]:
@@ -652,6 +680,23 @@ class SourceContext:
         ):
             return self.mentions_thread(node.child_by_field_name("left"))
         return False
+
+    @cached_property
+    def lane_sized_arrays(self) -> dict[str, tree_sitter.Node]:
+        """name -> declarator of the one-dimensional arrays of 32 elements (the last declaration of a name wins)."""
+        arrays: dict[str, tree_sitter.Node] = {}
+        for decl in self.nodes("declaration"):
+            for declarator in decl.children_by_field_name("declarator"):
+                if declarator.type == "init_declarator":
+                    declarator = declarator.child_by_field_name("declarator")
+                if declarator is None or declarator.type != "array_declarator":
+                    continue
+                inner = declarator.child_by_field_name("declarator")
+                if inner is None or inner.type == "array_declarator":
+                    continue  # 2-D and up: tiles, not per-lane storage
+                if self.evaluate(declarator.child_by_field_name("size")) == 32:
+                    arrays[declarator_name(declarator)] = declarator
+        return arrays
 
     @cached_property
     def declared_types(self) -> dict[str, tuple[str, tree_sitter.Node]]:
@@ -730,9 +775,12 @@ def _is_within(node: tree_sitter.Node, scope: tree_sitter.Node) -> bool:
     return False
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4096)
 def _word(name: str) -> re.Pattern[bytes]:
-    return re.compile(rb"(?<![\w$\x80-\xff])" + re.escape(name.encode()) + rb"(?![\w$\x80-\xff])")
+    # the first character first, then the look-behind: a pattern that starts with a literal is searched at C speed
+    raw = name.encode()
+    first = re.escape(raw[:1])
+    return re.compile(first + rb"(?<![\w$\x80-\xff]" + first + rb")" + re.escape(raw[1:]) + rb"(?![\w$\x80-\xff])")
 
 
 @functools.cache

@@ -348,3 +348,100 @@ class LineIndex:
 
     def point(self, offset: int) -> tuple[int, int]:
         return self.line(offset) - 1, self.column(offset) - 1
+
+
+@dataclass
+class MappedLayout:
+    """The blanked code and top-level pieces of a text made from a lexed one by edits, found without lexing it
+    again: what the hazard scan of a translated file needs (`code` and `pieces`, as a Layout has them)."""
+
+    text: bytes
+    code: bytes
+    pieces: list[Piece]
+
+    def with_insertion(self, text: bytes) -> MappedLayout | None:
+        """This layout for `text`, which is self.text with one directive line inserted at the top level (a shim's
+        #include); None when `text` is not that."""
+        grown = len(text) - len(self.text)
+        if grown <= 0:
+            return self if grown == 0 and text == self.text else None
+        lo, hi = 0, len(self.text)  # the first differing offset, by halving (each test a memcmp)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if text[:mid] == self.text[:mid]:
+                lo = mid
+            else:
+                hi = mid - 1
+        at = lo
+        if text[at + grown:] != self.text[at:]:
+            return None
+        inserted = text[at:at + grown]
+        if b"#" not in inserted or (at and self.code[at - 1:at] != self.text[at - 1:at]):
+            return None  # not a directive, or inside a comment or a literal
+        i = bisect.bisect_right([p.start for p in self.pieces], at) - 1
+        piece = self.pieces[i]
+        if piece.kind not in (PieceKind.DECLARATION, PieceKind.DIRECTIVE) or (piece.kind is PieceKind.DIRECTIVE
+                                                                             and at != piece.start):
+            return None
+        line = Layout(inserted)
+        pieces = self.pieces[:i]
+        if at > piece.start:
+            pieces.append(Piece(piece.start, at, piece.kind))
+        pieces.append(Piece(at, at + grown, PieceKind.DIRECTIVE))
+        if piece.end > at:
+            pieces.append(Piece(at + grown, piece.end + grown, piece.kind))
+        pieces += [Piece(p.start + grown, p.end + grown, p.kind) for p in self.pieces[i + 1:]]
+        return MappedLayout(text, self.code[:at] + line.code + self.code[at:], pieces)
+
+
+_LEXICAL_BYTES = (b'"', b"'", b"/*", b"//", b"\\", b"#", b"R\"")
+
+
+def map_layout(layout: Layout, edits: list, output: bytes) -> MappedLayout | None:
+    """The layout of `output`, made from layout.source by the non-overlapping, sorted (start, end, text) `edits`:
+    None when an edit could change the lexical structure (its text has quotes, a comment, a directive; it spans
+    a piece boundary) or the layout has no pieces."""
+    pieces = layout.pieces
+    if pieces is None:
+        return None
+    source, code = layout.source, layout.code
+    parts, pos = [], 0
+    starts = [p.start for p in pieces]
+    shifted: list[int] = []  # for each edit, the output offset of its start
+    delta = 0
+    plain: dict[bytes, bool] = {}  # per distinct edit text: free of what would change the lexical structure
+    for start, end, text in edits:
+        ok = plain.get(text)
+        if ok is None:
+            ok = plain[text] = not any(b in text for b in _LEXICAL_BYTES)
+        if not ok:
+            return None
+        old = code[start:end]
+        if old != source[start:end]:  # inside a blanked literal (an #include "path" renamed): blank the new text
+            if old.strip():
+                return None
+            text = b" " * len(text)
+        i = bisect.bisect_right(starts, start) - 1
+        if end > pieces[i].end:
+            return None  # an edit across a piece boundary
+        parts.append(code[pos:start])
+        parts.append(text)
+        pos = end
+        shifted.append(start + delta)
+        delta += len(text) - (end - start)
+    parts.append(code[pos:])
+    new_code = b"".join(parts)
+    if len(new_code) != len(output):
+        return None
+    # a boundary moves by the edits before it; an insertion at a boundary goes into the piece that starts there
+    edit_starts = [e[0] for e in edits]
+    deltas, total = [0], 0
+    for start, end, text in edits:
+        total += len(text) - (end - start)
+        deltas.append(total)
+
+    def moved(offset: int) -> int:
+        return offset + deltas[bisect.bisect_left(edit_starts, offset)]
+
+    mapped = [Piece(moved(p.start), moved(p.end), p.kind) for p in pieces]
+    return MappedLayout(output, new_code, mapped)

@@ -114,6 +114,7 @@ class _Translation:
         wants_fixes = self.options.hazard_fixes and _scan().may_need_fix(self.source)
         if not (candidates or wants_launch or wants_fixes or self._has_include_to_rewrite()
                 or (b"asm" in self.source and ASM_KEYWORD.search(self.source))):
+            self.result.known_names = frozenset(self._names)
             return self.result  # nothing CUDA here: skip the parse entirely (cheapest checks first)
         if len(self.source) > HUGE_FILE_BYTES:
             self.result.warnings.append(
@@ -579,14 +580,25 @@ class _Translation:
     # -- output -------------------------------------------------------------------------------------------
     def _apply(self) -> bytes:
         if not self.edits:
+            self._describe_output(self.source, [])
             return self.source
         self.edits.sort(key=itemgetter(0, 1))  # stable: zero-width inserts at one offset keep their order
-        out, pos = [], 0
+        out, pos, kept = [], 0, []
         for edit in self.edits:
             if edit.start < pos:  # overlapping edit: keep the first, it covers this one
                 continue
             out.append(self.source[pos : edit.start])
             out.append(edit.text)
+            kept.append(edit)
             pos = edit.end
         out.append(self.source[pos:])
-        return b"".join(out)
+        output = b"".join(out)
+        self._describe_output(output, kept)
+        return output
+
+    def _describe_output(self, output: bytes, kept: list[Edit]) -> None:
+        """What the hazard scan of the output can reuse: the layout, mapped through the edits, and the names."""
+        inserted = {word.decode("ascii") for text in {e.text for e in kept} for word in IDENTIFIER.findall(text)}
+        self.result.known_names = frozenset(self._names | inserted)
+        if "layout" in self.__dict__:  # not lexed (nothing CUDA in it): the scan lexes it if it must
+            self.result.output_layout = syntax.map_layout(self.layout, kept, output)
