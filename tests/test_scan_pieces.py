@@ -74,9 +74,9 @@ def test_mapped_layout_is_the_layout_of_the_output() -> None:
         source = path.read_bytes()
         layout = Layout(source)
         result = translate(source, TranslateOptions(), api_map)
-        if result.output_layout is None:
+        if result.output_facts.layout is None:
             continue
-        mapped, fresh = result.output_layout, Layout(result.output)
+        mapped, fresh = result.output_facts.layout, Layout(result.output)
         assert mapped.code == fresh.code, path
         assert mapped.pieces == fresh.pieces, path
         checked += 1

@@ -38,8 +38,8 @@ from functools import cached_property
 import tree_sitter
 
 from porter import syntax
-from porter.scan.context import LANE_NAME, WARP_NAME, SourceContext, text
-from porter.scan.detectors import WARP_SIZE_NAME, _api_map, _is_lane_index
+from porter.scan.context import LANE_NAME, WARP_NAME, SourceContext, call_name, text, unparen
+from porter.scan.detectors import WARP_SIZE_NAME, _api_map
 from porter.syntax import Layout, LineIndex, PieceKind, first_char_alternation
 from porter.targets import TargetProfile
 from porter.translate import RocmVersion
@@ -84,6 +84,7 @@ _ASSIGNMENT = re.compile(rb"(?<![\w.])([A-Za-z_]\w*)" + _GAP + _ASSIGN_OP + rb"|
                          rb"(?<![\w.])([A-Za-z_]\w*)" + _GAP + rb"[({]")
 _LOWER_LANE_OR_WARP = (b"lane", b"lid", b"warp", b"wid")  # every LANE_NAME / WARP_NAME word has one (lower case)
 _WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_SUBSCRIPT_AFTER = re.compile(_GAP + rb"\[")
 _MAX_ROUNDS = 8  # re-runs after which the file is scanned whole (each adds pieces; a file has few such chains)
 
 
@@ -144,10 +145,17 @@ def _count(pattern: re.Pattern[bytes], text: bytes) -> int:
 def scan_translated(output: bytes, path: str, target: TargetProfile, rocm: RocmVersion | None, translation) -> list:
     """The hazards still open in a translated file (`translation`: the TranslationResult it came from, whose
     output_layout and known_names spare lexing it again); a shim include added since is taken into account."""
-    layout = translation.output_layout
+    from porter.scan import scan_source
+
+    facts = translation.output_facts
+    if facts is None:
+        return scan_pieces(output, path, target, rocm)
+    if facts.parse_errors:
+        return scan_source(output, path, target, rocm)  # its pieces would parse with errors too: parse it whole
+    layout = facts.layout
     if layout is not None:
         layout = layout.with_insertion(output)
-    return scan_pieces(output, path, target, rocm, layout=layout, names=translation.known_names)
+    return scan_pieces(output, path, target, rocm, layout=layout, names=facts.known_names)
 
 
 class _Plan:
@@ -251,6 +259,8 @@ class _Plan:
     # -- what the detectors looked up ---------------------------------------------------------------------
     def add_missing(self, ctx: _RecordingContext) -> bool:
         """Mark the pieces not parsed that may define what the detectors looked up; whether any was added."""
+        if all(self.needed):
+            return False  # the whole file is parsed: nothing can be missing
         before = sum(self.needed)
         code = self.code
         constants = ctx.looked_up_constants
@@ -259,13 +269,19 @@ class _Plan:
                 self.needed[i] = True
         for i, _at in self._unparsed_uses(ctx.looked_up_declarations):
             self.needed[i] = True  # the first declaration (or parameter) of the name in the file wins
-        for i, _at in self._unparsed_uses(ctx.looked_up_arrays | set(ctx.__dict__.get("lane_sized_arrays", ()))):
-            self.needed[i] = True  # a lane-sized array's declaration, or a subscript of one
-        lanes = set(ctx.looked_up_lanes)
-        if "lane_sized_arrays" in ctx.__dict__ and ctx.lane_sized_arrays:
-            lanes |= ctx.lane_vars  # a lane-indexed subscript in a piece not parsed: indexed by a lane variable
-        for i, _at in self._unparsed_uses(lanes):
-            self.needed[i] = True  # where a lane variable may be assigned, or index a lane-sized array
+        arrays = ctx.looked_up_arrays | set(ctx.__dict__.get("lane_sized_arrays", ()))
+        for i, at in self._unparsed_uses(arrays):
+            if _SUBSCRIPT_AFTER.match(code, at + self._word_length(at)):
+                self.needed[i] = True  # a lane-sized array's declaration, or a subscript of one
+        for name in ctx.looked_up_lanes:  # an assignment that may make the name a lane variable
+            for m in _assigning(name).finditer(code):
+                i = self._piece_at(m.start())
+                if not self.needed[i] and _lane_value(code, m.end(), self.pieces[i].end):
+                    self.needed[i] = True
+        if "lane_sized_arrays" in ctx.__dict__:  # a lane variable indexing an array in another piece
+            for i, at in self._unparsed_uses(set(ctx.lane_vars)):
+                if b"[" in self._statement_before(i, at):
+                    self.needed[i] = True
         if "thread_vars" in ctx.__dict__:  # assignments from threadIdx or a derived variable make more of them
             for i, at in self._unparsed_uses(THREAD_WORDS | ctx.thread_vars):
                 self.needed[i] = self.needed[i] or self._in_assigned_value(i, at)
@@ -277,19 +293,28 @@ class _Plan:
         return sum(self.needed) > before
 
     def _unparsed_uses(self, names: set[str]) -> Iterator[tuple[int, int]]:
-        """(piece, offset) of every use of one of `names` in a piece that is not parsed."""
+        """(piece, offset) of the uses of `names` in pieces that are not parsed (none in a piece once it is)."""
         if not names:
             return
         pattern = _names_pattern(frozenset(names))
-        start = None  # searched run by run of pieces not parsed
+        runs, start = [], None  # searched run by run of pieces not parsed
         for i, needed in enumerate([*self.needed, True]):
             if not needed and start is None:
                 start = i
             elif needed and start is not None:
-                first, end = start, self.pieces[i - 1].end
-                for m in pattern.finditer(self.code, self.pieces[first].start, end):
-                    yield self._piece_at(m.start()), m.start()
+                runs.append((self.pieces[start].start, self.pieces[i - 1].end))
                 start = None
+        for begin, end in runs:
+            for m in pattern.finditer(self.code, begin, end):
+                i = self._piece_at(m.start())
+                if not self.needed[i]:
+                    yield i, m.start()
+
+    def _word_length(self, at: int) -> int:
+        end = at
+        while end < len(self.code) and self.code[end] in _WORD_BYTES:
+            end += 1
+        return end - at
 
     def _statement_before(self, i: int, at: int) -> bytes:
         start = max(self.code.rfind(b";", self.pieces[i].start, at) + 1, self.pieces[i].start)
@@ -318,6 +343,24 @@ class _Plan:
                 if depth >= 0:
                     found.update(w.decode("ascii") for w in WORD.findall(statement))
         return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _assigning(name: str) -> re.Pattern[bytes]:
+    """Assignments and initialisations of `name` (what _ASSIGNMENT finds for it), searched from its first letter."""
+    raw = name.encode()
+    first, rest = re.escape(raw[:1]), re.escape(raw[1:])
+    word = first + rb"(?<![\w.]" + first + rb")" + rest + rb"(?!\w)"
+    return re.compile(word + _GAP + rb"(?:" + _ASSIGN_OP + rb"|[({])")
+
+
+def _lane_value(code: bytes, start: int, end: int) -> bool:
+    """Whether the value from `start` to the statement's end may be a lane expression (SourceContext.lane_vars:
+    `%`, `&`, `__lane_id` or a lane-named word)."""
+    stop = code.find(b";", start, end)
+    value = code[start:stop if stop >= 0 else end]
+    lower = value.lower()
+    return b"%" in value or b"&" in value or b"__lane_id" in value or b"lane" in lower or b"lid" in lower
 
 
 def _words_with(lower: bytes, code: bytes, needles: tuple[bytes, ...]) -> Iterator[tuple[bytes, int]]:
@@ -409,17 +452,22 @@ def _launch_is_quiet(code: bytes, start: int, target: TargetProfile) -> bool:
     config = code[start:end]
     if any(c in config for c in (b"<", b">", b"{", b";", b"[", b"'")):
         return False
-    args, depth, last = [], 0, 0
-    for i, ch in enumerate(config):
-        if ch == 40:  # (
-            depth += 1
-        elif ch == 41:  # )
-            depth -= 1
-        elif ch == 44 and depth == 0:  # ,
-            args.append(config[last:i])
-            last = i + 1
-    args.append(config[last:])
-    if len(args) < 2 or depth != 0:
+    if b"(" in config:  # split at the commas outside parentheses
+        args, depth, last = [], 0, 0
+        for i, ch in enumerate(config):
+            if ch == 40:  # (
+                depth += 1
+            elif ch == 41:  # )
+                depth -= 1
+            elif ch == 44 and depth == 0:  # ,
+                args.append(config[last:i])
+                last = i + 1
+        args.append(config[last:])
+        if depth != 0:
+            return False
+    else:
+        args = config.split(b",")
+    if len(args) < 2:
         return False
     for arg, limit in zip(args[1:3], (target.max_threads_per_block, target.lds_bytes), strict=False):
         value = arg.strip(b" \t\r\n\\")
@@ -460,6 +508,19 @@ class _RecordedSet(set):
         return super().__contains__(key)
 
 
+def _may_index_lanes(index: tree_sitter.Node) -> bool:
+    """What detectors._is_lane_index may take for a lane index (a superset, without working out lane variables):
+    a name, `__lane_id()`, or a `%` or `&` expression."""
+    index = unparen(index)
+    if index.type == "identifier":
+        return True
+    if index.type == "call_expression":
+        return call_name(index) == "__lane_id"
+    if index.type == "binary_expression":
+        return text(index.child_by_field_name("operator")) in ("%", "&")
+    return False
+
+
 class _RecordingContext(SourceContext):
     """A SourceContext that notes the names looked up in what it gathers from the whole file."""
 
@@ -485,15 +546,14 @@ class _RecordingContext(SourceContext):
 
     @cached_property
     def lane_sized_arrays(self) -> dict:
-        arrays = _Recorded(SourceContext.lane_sized_arrays.func(self), self.looked_up_arrays)
+        arrays = SourceContext.lane_sized_arrays.func(self)
         # what the detector would look up were an array declared in a piece not parsed: the arrays of every
         # lane-indexed subscript here, and the lane variables that may index one in another piece
         for sub in self.all_of("subscript_expression"):
             indices = sub.child_by_field_name("indices")
             index = indices.named_children[0] if indices is not None and indices.named_children else None
-            if index is not None and _is_lane_index(self, index):
+            if index is not None and _may_index_lanes(index):
                 self.looked_up_arrays.add(text(sub.child_by_field_name("argument")))
-        self.looked_up_lanes.update(set(self.lane_vars))
         return arrays
 
     def warp_context(self, node: tree_sitter.Node) -> bool:

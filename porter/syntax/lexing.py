@@ -410,18 +410,19 @@ def map_layout(layout: Layout, edits: list, output: bytes) -> MappedLayout | Non
     shifted: list[int] = []  # for each edit, the output offset of its start
     delta = 0
     plain: dict[bytes, bool] = {}  # per distinct edit text: free of what would change the lexical structure
+    i, last = 0, len(pieces) - 1
     for start, end, text in edits:
         ok = plain.get(text)
         if ok is None:
             ok = plain[text] = not any(b in text for b in _LEXICAL_BYTES)
         if not ok:
             return None
-        old = code[start:end]
-        if old != source[start:end]:  # inside a blanked literal (an #include "path" renamed): blank the new text
-            if old.strip():
-                return None
+        if start < end and code[start:end] != source[start:end]:  # a blanked literal (an #include "path" renamed)
+            if code[start:end].strip():
+                return None  # partly a literal or a comment
             text = b" " * len(text)
-        i = bisect.bisect_right(starts, start) - 1
+        while i < last and starts[i + 1] <= start:  # the piece the edit starts in (edits come sorted)
+            i += 1
         if end > pieces[i].end:
             return None  # an edit across a piece boundary
         parts.append(code[pos:start])

@@ -73,6 +73,7 @@ _ORDINARY_BEFORE_NAME = frozenset({b"(", b",", b"[", b"=", b"!", b"&", b"*", b"<
 _ORDINARY_OR_SPACE = _ORDINARY_BEFORE_NAME | {b" ", b"\t", b"\n", b"\r"}
 _MEMBER_ENDS = frozenset({b".", b">"})  # the token before may be `.` or `->`
 _MAY_END_QUALIFIER = frozenset({b":", b" ", b"\t", b"\n", b"\r"})  # the byte before `a::name`'s name
+_BLANKS = frozenset({b" ", b"\t", b"\n", b"\r", b"\\", b"\f", b"\v"})
 
 
 def _scan():
@@ -80,6 +81,28 @@ def _scan():
     from porter import scan
 
     return scan
+
+
+class OutputFacts:
+    """What the translation knows about its output that the hazard scan can reuse: the layout, mapped from the
+    source's through the edits, and a superset of the identifiers in it that the API map knows (the source's
+    candidates and the words the edits brought in), and whether the translator's parse met errors (the scan then
+    parses the whole file rather than pieces it would parse with errors too). Worked out on first use: --check
+    and --diff never ask."""
+
+    def __init__(self, output: bytes, layout: Layout | None, edits: list[Edit], names: frozenset[str],
+                 parse_errors: bool = False) -> None:
+        self._output, self._layout, self._edits, self._names = output, layout, edits, names
+        self.parse_errors = parse_errors  # tree-sitter could not parse what the translator parsed of the file
+
+    @functools.cached_property
+    def layout(self) -> syntax.MappedLayout | None:
+        return syntax.map_layout(self._layout, self._edits, self._output) if self._layout is not None else None
+
+    @functools.cached_property
+    def known_names(self) -> frozenset[str]:
+        inserted = {word.decode("ascii") for text in {e.text for e in self._edits} for word in IDENTIFIER.findall(text)}
+        return self._names | inserted
 
 
 class _Translation:
@@ -114,7 +137,7 @@ class _Translation:
         wants_fixes = self.options.hazard_fixes and _scan().may_need_fix(self.source)
         if not (candidates or wants_launch or wants_fixes or self._has_include_to_rewrite()
                 or (b"asm" in self.source and ASM_KEYWORD.search(self.source))):
-            self.result.known_names = frozenset(self._names)
+            self.result.output_facts = OutputFacts(self.source, None, [], frozenset(self._names))
             return self.result  # nothing CUDA here: skip the parse entirely (cheapest checks first)
         if len(self.source) > HUGE_FILE_BYTES:
             self.result.warnings.append(
@@ -281,8 +304,11 @@ class _Translation:
         """Whether the tokens before `start` end with `define` (then the name may be a #define's: the grammar's
         `#define` needs no line start, so the lexer's directive lines do not decide it). Comments are blanked in
         the layout's code; whitespace and line continuations may sit between `define` and the name."""
+        code = self.layout.code
+        if code[start - 1 : start] not in _BLANKS:
+            return False  # the common case: a name right after `(`, `,`, `.`... (a #define's name follows a blank)
         low = max(0, start - 128)
-        before = self.layout.code[low:start].rstrip(b" \t\r\n\\\f\v")
+        before = code[low:start].rstrip(b" \t\r\n\\\f\v")
         return before.endswith(b"define") or (not before and low > 0)  # only blanks in the window: cannot tell
 
     def _is_code_by_tokens(self, start: int, end: int) -> bool:
@@ -597,8 +623,7 @@ class _Translation:
         return output
 
     def _describe_output(self, output: bytes, kept: list[Edit]) -> None:
-        """What the hazard scan of the output can reuse: the layout, mapped through the edits, and the names."""
-        inserted = {word.decode("ascii") for text in {e.text for e in kept} for word in IDENTIFIER.findall(text)}
-        self.result.known_names = frozenset(self._names | inserted)
-        if "layout" in self.__dict__:  # not lexed (nothing CUDA in it): the scan lexes it if it must
-            self.result.output_layout = syntax.map_layout(self.layout, kept, output)
+        """What the hazard scan of the output can reuse (worked out only if it is asked for)."""
+        layout = self.__dict__.get("layout")  # not lexed (nothing CUDA in it): the scan lexes it if it must
+        errors = self.tree is not None and self.tree.root_node.has_error
+        self.result.output_facts = OutputFacts(output, layout, kept, frozenset(self._names), errors)
