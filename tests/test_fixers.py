@@ -172,6 +172,10 @@ def test_rule_fixes_real_error(rule_id: str, hip_toolchain, tmp_path: Path) -> N
                            extra_flags=(*flags, *hip_toolchain.extra_arch_flags()))
 
     first = env.build()
+    if rule_id == "atomic-minmax-long-long" and hip_toolchain.rocm is not None and hip_toolchain.rocm >= RocmVersion(6, 0):
+        # HIP 6.x declares the 64-bit signed overloads itself: the error this rule fixes cannot happen there
+        assert first.ok, first.output
+        return
     assert not first.ok, first.output
     applied = apply_fixers(root, first.diagnostics)
     assert rule_id in {a.rule for a in applied}, (first.output, applied)
