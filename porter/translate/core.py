@@ -82,6 +82,11 @@ def _scan():
     return scan
 
 
+@functools.cache
+def _cg_member_pattern(names: tuple[str, ...]) -> re.Pattern[bytes]:
+    return re.compile(rb"(?:\.|->)\s*(" + "|".join(names).encode() + rb")\s*\(")
+
+
 class _Translation:
     def __init__(self, source: bytes, options: TranslateOptions, api_map: ApiMap) -> None:
         self.source = source
@@ -112,7 +117,8 @@ class _Translation:
         candidates = self._candidates()
         wants_launch = self.options.launch_syntax is LaunchSyntax.HIP and b"<<<" in self.source
         wants_fixes = self.options.hazard_fixes and _scan().may_need_fix(self.source)
-        if not (candidates or wants_launch or wants_fixes or self._has_include_to_rewrite()
+        cg_calls = self._cg_member_offsets()
+        if not (candidates or wants_launch or wants_fixes or cg_calls or self._has_include_to_rewrite()
                 or (b"asm" in self.source and ASM_KEYWORD.search(self.source))):
             return self.result  # nothing CUDA here: skip the parse entirely (cheapest checks first)
         if len(self.source) > HUGE_FILE_BYTES:
@@ -120,27 +126,30 @@ class _Translation:
                 f"file is {len(self.source) // (1024 * 1024)} MiB: translated lexically without a syntax tree"
             )
         else:
-            self._parse(candidates, wants_launch, wants_fixes)
+            self._parse(candidates, wants_launch, wants_fixes, cg_calls)
         self._includes()
         self._inline_asm()
         if wants_launch:
             self._launches()
         if wants_fixes:
             self._hazard_fixes()
+        if cg_calls:
+            self._cg_member_calls(cg_calls)
         self._identifiers(candidates)
         self.result.output = self._apply()
         self.result.conversions.sort(key=lambda c: c.line)
         self.result.unconverted.sort(key=lambda u: (u.line, u.column))
         return self.result
 
-    def _parse(self, candidates: list[tuple[int, int, str]], wants_launch: bool, wants_fixes: bool) -> None:
+    def _parse(self, candidates: list[tuple[int, int, str]], wants_launch: bool, wants_fixes: bool,
+               cg_calls: list[tuple[int, str]]) -> None:
         """Parse the pieces whose meaning needs the grammar (all of the file when its braces do not balance)."""
         pieces = None if self.options.full_parse else self.layout.pieces
         if pieces is None:
             self.tree = syntax.parse(self.source)
             self._parsed_starts, self._parsed_ends = [0], [len(self.source)]
         else:
-            ranges = self._ranges_to_parse(pieces, candidates, wants_launch, wants_fixes)
+            ranges = self._ranges_to_parse(pieces, candidates, wants_launch, wants_fixes, [o for o, _ in cg_calls])
             if not ranges:
                 return
             lines = self.lines
@@ -158,7 +167,7 @@ class _Translation:
             )
 
     def _ranges_to_parse(self, pieces: list, candidates: list[tuple[int, int, str]], wants_launch: bool,
-                         wants_fixes: bool) -> list[tuple[int, int]]:
+                         wants_fixes: bool, cg_at: list[int]) -> list[tuple[int, int]]:
         """The byte ranges to parse: every piece that needs the tree, plus — when the hazard fixes run, since
         they evaluate constants and macros — the file's directives, scopes and declarations."""
         layout, source = self.layout, self.source
@@ -179,7 +188,7 @@ class _Translation:
         for piece in pieces:
             s, e = piece.start, piece.end
             wanted = ((inside(member_at, s, e) and inside(starts, s, e)) or inside(symbol_starts, s, e)
-                      or inside(launch_at, s, e) or inside(fix_at, s, e))
+                      or inside(launch_at, s, e) or inside(fix_at, s, e) or inside(cg_at, s, e))
             any_needed = any_needed or wanted
             if wanted or piece.kind in (PieceKind.DIRECTIVE, PieceKind.SCOPE, PieceKind.DECLARATION):
                 needed.append((s, e))  # the frame around parsed pieces is cheap, and what constants come from
@@ -536,6 +545,44 @@ class _Translation:
                 e.append(Edit(config[-1].end_byte, args.end_byte, b")"))
             kernel = function.text.decode("utf-8", "replace")
             self.result.conversions.append(Conversion("launch", f"{kernel}<<<...>>>", "hipLaunchKernelGGL", self.lines.line(call.start_byte)))
+
+    # -- cooperative-groups members HIP lacks ---------------------------------------------------------------
+    def _cg_member_offsets(self) -> list[tuple[int, str]]:
+        """(offset, name) of each `.name(` / `->name(` call of a cooperative-groups member the ROCm may lack, in a
+        file that uses cooperative groups (decided on the text, before any parse)."""
+        if b"cooperative_groups" not in self.source or not self.map.cg_members:
+            return []
+        names = sorted(n for n, m in self.map.cg_members.items() if m.missing_in(self.options.rocm))
+        if not names or not any(n.encode() in self.source for n in names):
+            return []
+        pattern = _cg_member_pattern(tuple(names))
+        return [(m.start(1), m.group(1).decode()) for m in pattern.finditer(self.layout.code)]
+
+    def _cg_member_calls(self, calls: list[tuple[int, str]]) -> None:
+        """`g.name(args)` -> `porter_cg::name(g, args)` (`p->name()` -> `porter_cg::name(*p)`): the shim calls the
+        group's own member where its type has one, so the rewrite is safe on any ROCm."""
+        if self.tree is None:
+            return
+        for offset, name in calls:
+            if not self._parsed(offset):
+                continue  # a macro body or a file too big to parse: the build's error goes to the rule fixer
+            node = self.tree.root_node.descendant_for_byte_range(offset, offset + len(name))
+            member = node.parent if node is not None and node.type == "field_identifier" else None
+            call = member.parent if member is not None and member.type == "field_expression" else None
+            if call is None or call.type != "call_expression" or call.child_by_field_name("function") != member:
+                continue
+            receiver, args = member.child_by_field_name("argument"), call.child_by_field_name("arguments")
+            arrow = member.child_by_field_name("operator")
+            if receiver is None or args is None or arrow is None:
+                continue
+            count = sum(1 for c in args.named_children if c.type != "comment")
+            if count != self.map.cg_members[name].args:
+                continue  # another method of the same name (std::bitset::any() takes none)
+            deref = b"*" if arrow.type == "->" else b""
+            self.edits.append(Edit(receiver.start_byte, receiver.start_byte, b"porter_cg::" + name.encode() + b"(" + deref))
+            self.edits.append(Edit(receiver.end_byte, args.start_byte + 1, b", " if count else b""))
+            self.result.conversions.append(
+                Conversion("cooperative_groups", f".{name}()", f"porter_cg::{name}", self.lines.line(offset)))
 
     # -- what needs a person or the agent -----------------------------------------------------------------
     def _inline_asm(self) -> None:

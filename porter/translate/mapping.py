@@ -8,7 +8,7 @@ import os
 import pickle
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
@@ -45,6 +45,21 @@ class HeaderEntry:
     needs: str | None = None  # a HIP header that must be included before this one (some ROCm versions need it)
 
 
+@dataclass(frozen=True, slots=True)
+class CgMember:
+    """A cooperative-groups member HIP lacks (before `since`, or without the `opt_in` macro): rewritten as a call of
+    the porter_cg function of the same name (rewrites.toml [cg_members])."""
+
+    name: str
+    args: int
+    since: RocmVersion | None = None
+    opt_in: str | None = None
+
+    def missing_in(self, rocm: RocmVersion | None) -> bool:
+        """Whether HIP may lack it: no release has it, it needs a macro, or the ROCm known predates it."""
+        return self.since is None or self.opt_in is not None or (rocm is not None and rocm < self.since)
+
+
 class MappingDataError(RuntimeError):
     pass
 
@@ -58,6 +73,7 @@ class ApiMap:
     symbol_args: dict[str, int]  # API -> index of the argument to wrap in HIP_SYMBOL()
     defined_only: dict[str, str]  # macro -> why only defined()/#ifdef uses are translated
     ocp_fp8: dict[str, ApiEntry]  # FP8 names for targets whose FP8 is OCP (or absent): CUDA's encoding kept
+    cg_members: dict[str, CgMember] = field(default_factory=dict)  # cooperative-groups members HIP lacks: rewritten as porter_cg:: calls
 
     @functools.cached_property
     def byte_keys(self) -> frozenset[bytes]:
@@ -195,5 +211,8 @@ def _parse_api_map() -> ApiMap:
     ocp_fp8 = {cuda: ApiEntry(cuda=cuda, hip=hip, family="fp8", kind="type", since=ocp_since,
                               note="OCP encoding, as in CUDA")
                for cuda, hip in ocp.get("names", {}).items()}
+    cg_members = {name: CgMember(name, int(row["args"]), _version(row.get("since"), f"rewrites.toml: cg_members.{name}"),
+                                 row.get("opt_in"))
+                  for name, row in rewrites.get("cg_members", {}).items()}
     prefixes.sort(key=lambda p: -len(p[0]))  # longest prefix first
-    return ApiMap(apis, namespaces, headers, tuple(prefixes), symbol_args, defined_only, ocp_fp8)
+    return ApiMap(apis, namespaces, headers, tuple(prefixes), symbol_args, defined_only, ocp_fp8, cg_members)
