@@ -59,7 +59,7 @@ def convert(
     check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 when anything would change.")] = False,
     rename: Annotated[bool, typer.Option("--rename", help="Give .cu sources the .hip suffix and update includes and build files.")] = False,
     launch_syntax: Annotated[LaunchSyntax, typer.Option(help="Keep kernel<<<...>>> launches or emit hipLaunchKernelGGL.")] = LaunchSyntax.CHEVRON,
-    jobs: Annotated[int, typer.Option("-j", "--jobs", min=0, help="Parallel workers (0: all cores).")] = 0,
+    jobs: Annotated[int, typer.Option("-j", "--jobs", min=0, help="Parallel workers: translation processes and hipcc jobs (0: all cores).")] = 0,
     full_parse: Annotated[bool, typer.Option("--full-parse", help="Parse every file whole with tree-sitter (slower; by default only the pieces where the grammar decides more than the tokens).")] = False,
     report: Annotated[Path | None, typer.Option(help="Write the JSON report here (default: OUT/.porter/report.json).")] = None,
     rocm: Annotated[str | None, typer.Option(help="ROCm version to port for, e.g. 6.4 (default: detected from hipconfig).")] = None,
@@ -101,7 +101,7 @@ def convert(
         project = path if path.is_dir() else path.parent
         config = build_config(
             project, target=target, rocm=rocm, launch_syntax=launch_syntax, build=False if no_build or not mode.writes else None,
-            full_parse=True if full_parse else None,
+            full_parse=True if full_parse else None, jobs=jobs or None,
             build_cmd=build_cmd, test_cmd=test_cmd, offload_arch=offload_arch, model=model, base_url=base_url,
             max_iterations=max_iterations, max_tokens=max_tokens, max_seconds=max_seconds,
             use_cache=False if no_cache else None, report_path=report,

@@ -172,9 +172,11 @@ class Report:
         where = f"for {build.get('arch')}" + (f" with HIP {build['hip_version']}" if build.get("hip_version") else "")
         if units is None:
             return f"build: `{build.get('command')}` {where}: {'ok' if build.get('ok') else 'failed'}"
-        line = f"build {where}: {units['compiled']} translation unit(s) compiled, {units['ok']} ok"
+        line = f"build {where}: {units['units']} translation unit(s), {units['ok']} ok"
         if units["failed"]:
             line += f", {len(units['failed'])} failed"
+        if units["cached"]:
+            line += f" ({units['compiled']} compiled, {units['cached']} unchanged since the last build)"
         if units["skipped"]:
             reasons = Counter(units["skipped"].values())
             line += "; skipped " + ", ".join(f"{n} ({reason})" for reason, n in reasons.most_common())

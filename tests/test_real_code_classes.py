@@ -60,3 +60,88 @@ def test_include_order_keeps_line_endings_and_adds_nothing_when_runtime_comes_fi
 def test_cooperative_groups_first_compiles(tmp_path: Path) -> None:
     proc = _compiles(tmp_path, "cg.hip", translate(CG_FIRST, TranslateOptions()).output)
     assert proc.returncode == 0, proc.stderr
+
+
+# Class 2, types that collapse onto one HIP type: overloads for both become redefinitions.
+HELPER = b"""#pragma once
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <cstdio>
+
+static const char *errorName(cudaError_t error) { return cudaGetErrorName(error); }
+
+// CUDA Driver API errors
+static const char *errorName(CUresult error) {
+  const char *ret = NULL;
+  cuGetErrorName(error, &ret);
+  return ret ? ret : "<unknown>";
+}
+
+template <typename T> void check(T result, const char* what) {
+  if (result) fprintf(stderr, "%s: %s\\n", what, errorName(result));
+}
+
+struct Device {
+  size_t limit(cudaLimit l, size_t v) const { cudaDeviceGetLimit(&v, l); return v; }
+  size_t limit(CUlimit l, size_t v) const { cuCtxGetLimit(&v, l); return v; }
+  size_t limit(int l) const { return 0; }
+};
+
+#ifdef USE_DRIVER
+inline const char* api(CUresult) { return "driver"; }
+#else
+inline const char* api(cudaError_t) { return "runtime"; }
+#endif
+
+#ifdef __cuda_cuda_h__
+inline void report(CUresult e) { check(e, "driver"); }
+#endif
+inline void report(cudaError_t e) { check(e, "runtime"); }
+
+__global__ void k(float* p) { p[threadIdx.x] = 1.0f; }
+inline void run() { float* d; check(cudaMalloc(&d, 256), "malloc"); k<<<1, 64>>>(d); check(CUDA_SUCCESS, "x"); }
+"""
+
+
+def test_the_later_overload_is_disabled_and_reported() -> None:
+    result = translate(HELPER, TranslateOptions())
+    out = result.output.decode()
+    assert out.count("static const char *errorName(hipError_t error)") == 2
+    second = out.split("static const char *errorName(hipError_t error)")[2]
+    assert "#if 0  // porter: errorName(CUresult) repeats errorName(cudaError_t) (line 6)" in out
+    assert second.split("\n", 5)[4].startswith("}") and "#endif" in second.split("\n")[5]
+    assert "#if 0  // porter: limit(CUlimit, size_t) repeats limit(cudaLimit, size_t) (line 20)" in out
+    assert "size_t limit(int l) const { return 0; }" in out.split("#endif")[2]  # the int overload stays
+    # exclusive #if branches never collide: both stay
+    assert "inline const char* api(hipError_t) { return \"driver\"; }\n#else" in out
+    # the unconditional overload is the one kept, whatever the order
+    assert "#if 0  // porter: report(CUresult)" in out and "inline void report(hipError_t e) { check(e, \"runtime\"); }" in out
+    disabled = [c for c in result.conversions if c.family == "overload"]
+    assert [c.cuda for c in disabled] == ["errorName(CUresult)", "limit(CUlimit, size_t)", "report(CUresult)"]
+    assert sum("disabled with #if 0" in w for w in result.warnings) == 3
+    assert translate(result.output, TranslateOptions()).output == result.output  # stable
+
+
+def test_one_overload_alone_is_left_alone() -> None:
+    src = b"#include <cuda.h>\nstatic const char* n(CUresult e) { return 0; }\nstatic const char* n(int e) { return 0; }\n"
+    result = translate(src, TranslateOptions())
+    assert b"#if 0" not in result.output and not result.warnings
+
+
+@pytest.mark.hipcc
+def test_collapsed_helper_compiles(tmp_path: Path) -> None:
+    header = translate(HELPER, TranslateOptions()).output
+    (tmp_path / "helper.h").write_bytes(header)
+    proc = _compiles(tmp_path, "main.hip", b'#include "helper.h"\nint main() { run(); report(hipSuccess); return 0; }\n')
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_explicit_specializations_collapse_too() -> None:
+    src = b"""#include <cuda.h>
+template <typename T> const char* api();
+template <> const char* api<cudaError_t>() { return "runtime"; }
+template <> const char* api<CUresult>() { return "driver"; }
+"""
+    result = translate(src, TranslateOptions())
+    assert b"#if 0  // porter: api<CUresult>() repeats api<cudaError_t>() (line 3) in HIP" in result.output
+    assert result.output.count(b"#endif") == 1

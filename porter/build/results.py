@@ -31,6 +31,7 @@ class BuildResult:
     # what was compiled, relative to the output root; None when a --build-cmd built the tree its own way
     units: list[str] | None = None
     failed_units: list[str] = field(default_factory=list)
+    cached_units: list[str] = field(default_factory=list)  # results reused: nothing they read changed
     skipped: dict[str, str] = field(default_factory=dict)  # not compiled, and why
     headers: int = 0
 
@@ -46,8 +47,9 @@ class BuildResult:
     def units_summary(self) -> dict | None:
         if self.units is None:
             return None
-        return {"compiled": len(self.units), "ok": len(self.units) - len(self.failed_units),
-                "failed": sorted(self.failed_units), "skipped": dict(sorted(self.skipped.items())),
+        return {"units": len(self.units), "ok": len(self.units) - len(self.failed_units),
+                "failed": sorted(self.failed_units), "compiled": len(self.units) - len(self.cached_units),
+                "cached": len(self.cached_units), "skipped": dict(sorted(self.skipped.items())),
                 "headers": self.headers}
 
 

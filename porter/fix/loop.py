@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import enum
+import os
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from porter.build import (
     HEADER_SUFFIXES,
     SOURCE_SUFFIXES,
+    BuildCache,
     BuildResult,
     Diagnostic,
     HipccEnvironment,
@@ -52,6 +56,35 @@ class FixLoopOutcome:
     @property
     def ok(self) -> bool:
         return self.status in (LoopStatus.OK, LoopStatus.SKIPPED)
+
+
+class _ProgressBar:
+    """What is compiling and how many units remain (a terminal only; nothing in logs)."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.progress: Progress | None = None
+        self.lock = threading.Lock()
+
+    def start(self, total: int) -> None:
+        self.close()
+        if self.console.is_terminal and total > 1:
+            self.progress = Progress(TextColumn("compiling"), BarColumn(), MofNCompleteColumn(),
+                                     TextColumn("{task.fields[unit]}"), console=self.console, transient=True)
+            self.task = self.progress.add_task("compiling", total=total, unit="")
+            self.progress.start()
+
+    def done(self, unit: str, cached: bool, ok: bool) -> None:
+        with self.lock:
+            if self.progress is not None:
+                self.progress.update(self.task, advance=1, unit=unit + (" (unchanged)" if cached else ""))
+                if self.progress.finished:
+                    self.close()
+
+    def close(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+            self.progress = None
 
 
 def _diag_dict(d: Diagnostic) -> dict:
@@ -109,7 +142,8 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
         return FixLoopOutcome(LoopStatus.SKIPPED, "nothing to build: the port has no C/C++/CUDA sources")
     shims_added = install_shims(out_root, sources, rocm)
     env = HipccEnvironment(out_root, toolchain, arch=arch, build_cmd=config.build_cmd, test_cmd=config.test_cmd,
-                           only=sources if files else None)
+                           jobs=config.jobs or os.cpu_count() or 1, only=sources if files else None,
+                           cache=BuildCache.for_tree(out_root), progress=_ProgressBar(console))
     result = env.build()
     build_info = {
         "toolchain": str(toolchain.hipcc) if toolchain else None,

@@ -35,6 +35,7 @@ from porter.translate.options import (
     TranslationResult,
     Unconverted,
 )
+from porter.translate.overloads import collapsed_overloads, collapsing_types
 
 IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 INCLUDE_HINT = re.compile(rb"^[ \t]*#[ \t]*include", re.MULTILINE)
@@ -115,6 +116,7 @@ class _Translation:
     # -- driver -------------------------------------------------------------------------------------------
     def run(self) -> TranslationResult:
         candidates = self._candidates()
+        self._collapsing = collapsing_types(self.map, self._names) if candidates else frozenset()
         wants_launch = self.options.launch_syntax is LaunchSyntax.HIP and b"<<<" in self.source
         wants_fixes = self.options.hazard_fixes and _scan().may_need_fix(self.source)
         cg_calls = self._cg_member_offsets()
@@ -136,6 +138,8 @@ class _Translation:
         if cg_calls:
             self._cg_member_calls(cg_calls)
         self._identifiers(candidates)
+        if self._collapsing and self.tree is not None:
+            self._collapsed_overloads()
         self.result.output = self._apply()
         self.result.conversions.sort(key=lambda c: c.line)
         self.result.unconverted.sort(key=lambda u: (u.line, u.column))
@@ -178,6 +182,7 @@ class _Translation:
         member_at = layout.member_contexts() if candidates else []
         launch_at = [m.start() for m in re.finditer(rb"<<<", source)] if wants_launch else []
         fix_at = _scan().fix_trigger_offsets(source) if wants_fixes else []
+        collapse_at = [c[0] for c in candidates if c[2] in self._collapsing] if self._collapsing else []
 
         def inside(offsets: list[int], s: int, e: int) -> bool:
             i = bisect.bisect_left(offsets, s)
@@ -188,7 +193,8 @@ class _Translation:
         for piece in pieces:
             s, e = piece.start, piece.end
             wanted = ((inside(member_at, s, e) and inside(starts, s, e)) or inside(symbol_starts, s, e)
-                      or inside(launch_at, s, e) or inside(fix_at, s, e) or inside(cg_at, s, e))
+                      or inside(launch_at, s, e) or inside(fix_at, s, e) or inside(collapse_at, s, e)
+                      or inside(cg_at, s, e))
             any_needed = any_needed or wanted
             if wanted or piece.kind in (PieceKind.DIRECTIVE, PieceKind.SCOPE, PieceKind.DECLARATION):
                 needed.append((s, e))  # the frame around parsed pieces is cheap, and what constants come from
@@ -510,6 +516,37 @@ class _Translation:
     def _replace_include(self, start: int, end: int, new: str, family: str, old: str) -> None:
         self.edits.append(Edit(start + 1, end - 1, new.encode()))
         self.result.conversions.append(Conversion(family, old, new, self.lines.line(start)))
+
+    # -- overloads that collapse -----------------------------------------------------------------------------
+    def _collapsed_overloads(self) -> None:
+        """Two definitions that differ in CUDA and agree in HIP (`f(cudaError_t)`, `f(CUresult)`): keep the first,
+        disable the other with #if 0 and say why (porter.translate.overloads)."""
+        found = tree_sitter.QueryCursor(syntax.query("(function_definition) @f")).captures(self.tree.root_node)
+        definitions = sorted(found.get("f", []), key=lambda n: n.start_byte)
+        hip_type = lambda name: self.map.apis[name].hip  # noqa: E731
+        for c in collapsed_overloads(definitions, self.source, self._collapsing, hip_type):
+            line, kept_line = self.lines.line(c.node.start_byte), self.lines.line(c.kept_node.start_byte)
+            what = (f"{c.name}{c.cuda_signature} repeats {c.kept} (line {kept_line}) in HIP, "
+                    f"where both take {c.hip_signature}")
+            if self._disable(c.node, f"porter: {what}; that one is kept"):
+                self.result.conversions.append(
+                    Conversion("overload", f"{c.name}{c.cuda_signature}", f"disabled (#if 0): same as line {kept_line}", line))
+                self.result.warnings.append(f"line {line}: {what}: disabled with #if 0")
+            else:
+                self.result.warnings.append(f"line {line}: {what}: keep one of them (they collide when compiled)")
+
+    def _disable(self, node: tree_sitter.Node, why: str) -> bool:
+        """Wrap the lines of `node` in `#if 0` ... `#endif` when it has its lines to itself."""
+        source = self.source
+        begin = source.rfind(b"\n", 0, node.start_byte) + 1
+        finish = source.find(b"\n", node.end_byte)
+        finish = len(source) if finish < 0 else finish + 1
+        if source[begin : node.start_byte].strip() or source[node.end_byte : finish].strip():
+            return False
+        newline = b"\r\n" if source[begin:finish].endswith(b"\r\n") else b"\n"
+        self.edits.append(Edit(begin, begin, b"#if 0  // " + why.encode() + newline))
+        self.edits.append(Edit(finish, finish, (b"" if source[:finish].endswith(b"\n") else newline) + b"#endif" + newline))
+        return True
 
     # -- kernel launches ----------------------------------------------------------------------------------
     def _launches(self) -> None:
