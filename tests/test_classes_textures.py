@@ -172,7 +172,7 @@ def _hardware_quirk(config: dict) -> bool:
 
 def _within(got: tuple[float, ...], want: tuple[float, ...], corners: list, linear: bool, slack: float,
             fixed_point: bool) -> bool:
-    for c, (g, w) in enumerate(zip(got, want)):
+    for c, (g, w) in enumerate(zip(got, want, strict=True)):
         span = max(v[c] for v in corners) - min(v[c] for v in corners)
         tolerance = 1e-6 * (1 + abs(w)) + (span * slack if linear else 0.0) + (2 ** -15 if linear and fixed_point else 0)
         if abs(g - w) > tolerance:
@@ -193,14 +193,14 @@ def _compare_with_hardware(exe: Path, weight_bits: int | None, slack: float) -> 
                     config["filter"] == "linear", bool(config["normalized"]), config["border"], _raw_texels(name),
                     [p[2] for p in positions])
         texture = _reference_texture(name, config, weight_bits)
-        for (_, pos, op), sample in zip(positions, config["samples"]):
+        for (_, pos, op), sample in zip(positions, config["samples"], strict=True):
             hw = tuple(sample[1:1 + channels])
             corners = [ref.fetch(texture, int(pos[0]))] if op[0] == 1 else ref.sample(texture, pos)[1]
             expected.append((config, pos, hw, corners))
     got = job.run(exe)
     assert len(got) == len(expected)
     bad = []
-    for g, (config, pos, hw, corners) in zip(got, expected):
+    for g, (config, pos, hw, corners) in zip(got, expected, strict=True):
         if not _within(g[:len(hw)], hw, corners, config["filter"] == "linear", slack, FORMATS[config["texture"]][5]):
             bad.append(f"{config['texture']} {config['address']} {config['filter']} normalized={config['normalized']}"
                        f" at {pos}: shim {g[:len(hw)]}, H200 {hw}")
@@ -245,7 +245,7 @@ def test_h200_one_dimensional_border_quirk_is_what_the_docs_do_not_say() -> None
         if not _hardware_quirk(config) or config["border"][0] != 0.0:
             continue
         texture = _reference_texture("float1d", config, 8)
-        for (_, pos, _), sample in zip(_positions(config), config["samples"]):
+        for (_, pos, _), sample in zip(_positions(config), config["samples"], strict=True):
             assert sample[1] == pytest.approx(ref.sample(texture, pos)[0][0] / 2, rel=0.03, abs=0.01)
 
 
@@ -300,7 +300,7 @@ def test_shim_matches_documented_semantics(driver, case) -> None:
                                 normalized, border, raw, points)
     got = job.run(driver(False))
     assert len(got) == len(want)
-    for g, (value, corners) in zip(got, want):
+    for g, (value, corners) in zip(got, want, strict=True):
         scale = 1 + max(abs(v) for corner in corners for v in corner)
         assert g[:channels] == pytest.approx(value, abs=1e-5 * scale)
 
