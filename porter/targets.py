@@ -35,6 +35,7 @@ class TargetProfile:
     infinity_cache_mib: float
     derived: bool = False
     notes: str = ""
+    image_support: bool = True  # texture units: False on MI300 (gfx940-942), where HIP has no texture API
     extra: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property

@@ -680,13 +680,18 @@ template <class T> __device__ inline void porter_tex3D(T* out, const porter_tex_
 }
 
 // surfaces: x in bytes, as in CUDA; boundary mode zero (reads 0, writes dropped), clamp or trap
+#if defined(__HIP__)
+#define PORTER_TEX_TRAP() __builtin_trap()
+#else
+#define PORTER_TEX_TRAP() __trap()  // the header built with nvcc (the tests compare it with CUDA's textures)
+#endif
 namespace porter_tex {
 __device__ inline unsigned char* surface_at(const porter_surf_object_t& s, int x, int y, int z, int bytes,
                                             hipSurfaceBoundaryMode mode) {
     const bool outside = x < 0 || x + bytes > s.width_bytes || y < 0 || y >= s.height || z < 0 || z >= s.depth;
     if (outside) {
         if (mode == hipBoundaryModeZero) return nullptr;
-        if (mode == hipBoundaryModeTrap) __builtin_trap();
+        if (mode == hipBoundaryModeTrap) PORTER_TEX_TRAP();
         x = x < 0 ? 0 : (x + bytes > s.width_bytes ? s.width_bytes - bytes : x);
         y = y < 0 ? 0 : (y >= s.height ? s.height - 1 : y);
         z = z < 0 ? 0 : (z >= s.depth ? s.depth - 1 : z);
@@ -752,6 +757,7 @@ __device__ inline void porter_surf3Dwrite(T v, const porter_surf_object_t& s, in
                                           hipSurfaceBoundaryMode m = hipBoundaryModeTrap) {
     porter_tex::surface_write(v, s, x, y, z, m);
 }
+#undef PORTER_TEX_TRAP
 #endif  // PORTER_TEXTURE_MATH_ONLY
 
 #undef PORTER_TEX_HD

@@ -347,6 +347,16 @@ class _Translation:
                     entry = namespace
             if entry is not None and name in self.map.ocp_fp8 and self._fp8_format() != "fnuz":
                 entry = self.map.ocp_fp8[name]
+            if (name in self.map.no_image or name in self.map.no_image_agent) and not self._image_support():
+                if name in self.map.no_image_agent:
+                    what = self.map.no_image_agent[name]
+                    self._unconverted(name, start, Reason.NEEDS_AGENT, "texture",
+                                      f"{what} on {self.options.target}: this GPU has no image support (HIP marks "
+                                      f"the texture API unavailable there) and porter's texture shim does not "
+                                      f"cover {what}; read the data from ordinary memory instead (recipe: "
+                                      f"prompts/textures_no_image.md.j2)")
+                    continue
+                entry = self.map.no_image[name]
             if entry is None:
                 if CUDA_LOOKING.match(name) and not self._is_user_defined(name):
                     self._unconverted(name, start, Reason.NOT_MAPPED, "", "porter has no mapping for this identifier")
@@ -374,6 +384,7 @@ class _Translation:
         with nothing to report; None when uses need the checks in _identifiers."""
         entry = self.map.apis.get(name)
         if (entry is None or entry.hip is None or entry.unsupported is not None or name in self.map.ocp_fp8
+                or name in self.map.no_image or name in self.map.no_image_agent
                 or name in self.map.defined_only or name in self.map.symbol_args
                 or not entry.available_in(self.options.rocm)):
             return None
@@ -415,6 +426,11 @@ class _Translation:
         from porter.targets import resolve_target
 
         return resolve_target(self.options.target).fp8_format
+
+    def _image_support(self) -> bool:
+        from porter.targets import resolve_target
+
+        return resolve_target(self.options.target).image_support
 
     def _is_defined_test(self, start: int, end: int) -> bool:
         """`#ifdef X`, `#ifndef X`, `defined(X)`: only whether X is defined matters."""

@@ -73,6 +73,9 @@ class ApiMap:
     symbol_args: dict[str, int]  # API -> index of the argument to wrap in HIP_SYMBOL()
     defined_only: dict[str, str]  # macro -> why only defined()/#ifdef uses are translated
     ocp_fp8: dict[str, ApiEntry]  # FP8 names for targets whose FP8 is OCP (or absent): CUDA's encoding kept
+    # targets without image support: CUDA texture names -> porter_texture.h's, and what that shim cannot replace
+    no_image: dict[str, ApiEntry] = field(default_factory=dict)
+    no_image_agent: dict[str, str] = field(default_factory=dict)
     cg_members: dict[str, CgMember] = field(default_factory=dict)  # cooperative-groups members HIP lacks: rewritten as porter_cg:: calls
 
     @functools.cached_property
@@ -84,7 +87,8 @@ class ApiMap:
             if e.hip != n or e.unsupported or e.since or n in self.defined_only or n in self.symbol_args
         )
         # qualified keys (cooperative_groups::reduce, thrust::cuda) are found by their last part
-        return frozenset(n.rsplit("::", 1)[-1].encode() for n in (*actionable, *self.namespaces))
+        return frozenset(n.rsplit("::", 1)[-1].encode()
+                         for n in (*actionable, *self.namespaces, *self.no_image, *self.no_image_agent))
 
     def lookup(self, name: str) -> ApiEntry | None:
         return self.apis.get(name)
@@ -214,5 +218,12 @@ def _parse_api_map() -> ApiMap:
     cg_members = {name: CgMember(name, int(row["args"]), _version(row.get("since"), f"rewrites.toml: cg_members.{name}"),
                                  row.get("opt_in"))
                   for name, row in rewrites.get("cg_members", {}).items()}
+    no_image_rows = rewrites.get("no_image", {})
+    no_image = {cuda: ApiEntry(cuda=cuda, hip=name, family="texture-shim",
+                               kind=apis[cuda].kind if cuda in apis else "function",
+                               note="shims/porter_texture.h: no image support on this target")
+                for cuda, name in no_image_rows.get("names", {}).items()}
+    no_image_agent = dict(no_image_rows.get("needs_agent", {}))
     prefixes.sort(key=lambda p: -len(p[0]))  # longest prefix first
-    return ApiMap(apis, namespaces, headers, tuple(prefixes), symbol_args, defined_only, ocp_fp8, cg_members)
+    return ApiMap(apis, namespaces, headers, tuple(prefixes), symbol_args, defined_only, ocp_fp8, no_image,
+                  no_image_agent, cg_members)
