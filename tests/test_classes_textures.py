@@ -15,14 +15,19 @@ import functools
 import gzip
 import json
 import random
+import re
 import shutil
 import struct
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from support import texture_reference as ref
 from support.texture_reference import f32
+from support.toolchains import newer_hipcc, system_hipcc
+
+from porter.translate import Reason, TranslateOptions, translate
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIM = ROOT / "shims" / "porter_texture.h"
@@ -316,3 +321,195 @@ def test_srgb_reads_convert_to_linear(driver) -> None:
 
     assert first == pytest.approx((0.0, srgb(10 / 255), srgb(128 / 255), 1.0), rel=1e-5)  # alpha stays linear
     assert last == pytest.approx((srgb(188 / 255), srgb(64 / 255), srgb(32 / 255), 16 / 255), rel=1e-5)
+
+
+# -- the translation, per target ----------------------------------------------------------------------------
+
+FILTERS = ROOT / "examples" / "texture_object" / "texture_object.cu"
+
+IMAGE_FILTERS = b"""#include <cuda_runtime.h>
+#include <cstring>
+// A box blur from a uchar4 image read as normalized floats, a float volume sampled in 3D, a lookup table
+// fetched from linear memory, and a surface written and read back.
+__global__ void blur(cudaTextureObject_t img, uchar4* out, int w, int h) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= w || y >= h) return;
+    float4 acc = make_float4(0, 0, 0, 0);
+    for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+            float4 p = tex2D<float4>(img, x + dx + 0.5f, y + dy + 0.5f);
+            acc.x += p.x; acc.y += p.y; acc.z += p.z; acc.w += p.w;
+        }
+    out[y * w + x] = make_uchar4(acc.x * 255 / 9, acc.y * 255 / 9, acc.z * 255 / 9, acc.w * 255 / 9);
+}
+__global__ void volume(cudaTextureObject_t vol, cudaTextureObject_t lut, cudaSurfaceObject_t surf, float* out) {
+    int i = threadIdx.x;
+    float v = tex3D<float>(vol, i * 0.25f, 0.5f, 0.75f) + tex1Dfetch<float>(lut, i);
+    surf2Dwrite(v, surf, i * (int)sizeof(float), 0);
+    float back;
+    surf2Dread(&back, surf, i * (int)sizeof(float), 0, cudaBoundaryModeZero);
+    out[i] = back + tex2DLod<float>(vol, 0.f, 0.f, 0.f);
+}
+int run(const uchar4* host, int w, int h, const float* vol_host, float* lut_dev) {
+    cudaChannelFormatDesc c4 = cudaCreateChannelDesc<uchar4>(), cf = cudaCreateChannelDesc<float>();
+    cudaArray_t img, vol, sarr;
+    cudaMallocArray(&img, &c4, w, h);
+    cudaMemcpy2DToArray(img, 0, 0, host, w * sizeof(uchar4), w * sizeof(uchar4), h, cudaMemcpyHostToDevice);
+    cudaMalloc3DArray(&vol, &cf, make_cudaExtent(8, 8, 8));
+    cudaMemcpy3DParms p = {};
+    p.srcPtr = make_cudaPitchedPtr((void*)vol_host, 8 * sizeof(float), 8, 8);
+    p.dstArray = vol;
+    p.extent = make_cudaExtent(8, 8, 8);
+    p.kind = cudaMemcpyHostToDevice;
+    cudaMemcpy3D(&p);
+    cudaMallocArray(&sarr, &cf, 64, 1, cudaArraySurfaceLoadStore);
+    cudaResourceDesc r;
+    memset(&r, 0, sizeof r);
+    r.resType = cudaResourceTypeArray;
+    r.res.array.array = img;
+    cudaTextureDesc t;
+    memset(&t, 0, sizeof t);
+    t.addressMode[0] = t.addressMode[1] = cudaAddressModeBorder;
+    t.filterMode = cudaFilterModePoint;
+    t.readMode = cudaReadModeNormalizedFloat;
+    cudaTextureObject_t timg = 0, tvol = 0, tlut = 0;
+    cudaCreateTextureObject(&timg, &r, &t, nullptr);
+    r.res.array.array = vol;
+    t.filterMode = cudaFilterModeLinear;
+    t.readMode = cudaReadModeElementType;
+    t.normalizedCoords = 1;
+    t.addressMode[2] = cudaAddressModeWrap;
+    cudaCreateTextureObject(&tvol, &r, &t, nullptr);
+    cudaResourceDesc lr = {};
+    lr.resType = cudaResourceTypeLinear;
+    lr.res.linear.devPtr = lut_dev;
+    lr.res.linear.desc = cf;
+    lr.res.linear.sizeInBytes = 64 * sizeof(float);
+    cudaCreateTextureObject(&tlut, &lr, &t, nullptr);
+    cudaResourceDesc sr = {};
+    sr.resType = cudaResourceTypeArray;
+    sr.res.array.array = sarr;
+    cudaSurfaceObject_t surf;
+    cudaCreateSurfaceObject(&surf, &sr);
+    uchar4* out;
+    float* fout;
+    cudaMalloc(&out, w * h * sizeof(uchar4));
+    cudaMalloc(&fout, 64 * sizeof(float));
+    blur<<<dim3((w + 15) / 16, (h + 15) / 16), dim3(16, 16)>>>(timg, out, w, h);
+    volume<<<1, 64>>>(tvol, tlut, surf, fout);
+    float back[64];
+    cudaMemcpy2DFromArray(back, 64 * sizeof(float), sarr, 0, 0, 64 * sizeof(float), 1, cudaMemcpyDeviceToHost);
+    cudaDestroySurfaceObject(surf);
+    cudaDestroyTextureObject(timg);
+    cudaDestroyTextureObject(tvol);
+    cudaDestroyTextureObject(tlut);
+    cudaFreeArray(img);
+    cudaFreeArray(vol);
+    cudaFreeArray(sarr);
+    return cudaGetLastError() == cudaSuccess ? 0 : 1;
+}
+"""
+
+
+def _translated(source: bytes, target: str) -> tuple[str, object]:
+    result = translate(source, TranslateOptions(target=target))
+    return result.output.decode(), result
+
+
+def test_textures_move_to_the_shim_only_for_targets_without_image_support() -> None:
+    mi300, result = _translated(IMAGE_FILTERS, "gfx942")
+    for expected in ("porter_tex_object_t timg = 0", "porter_tex2D<float4>(img,", "porter_tex3D<float>(vol,",
+                     "porter_tex1Dfetch<float>(lut, i)", "porter_surf2Dwrite(v, surf,", "porter_surf2Dread(&back,",
+                     "porter_tex_malloc_3d_array(&vol, &cf, make_hipExtent(8, 8, 8))", "porter_tex_memcpy3d_parms p = {}",
+                     "porter_tex_memcpy_3d(&p)", "porter_tex_resource_desc r;", "hipTextureDesc t;",
+                     "porter_tex_create_object(&timg, &r, &t, nullptr)", "porter_surf_create_object(&surf, &sr)",
+                     "porter_tex_memcpy_2d_from_array(back,", "porter_tex_free_array(sarr)",
+                     "porter_tex2DLod<float>(vol,", "hipBoundaryModeZero"):
+        assert expected in mi300, expected
+    assert "hipTextureObject_t" not in mi300 and not re.search(r"\bhipArray(_t)?\b|hipCreateTextureObject", mi300)
+    assert {c.family for c in result.conversions} >= {"texture-shim"}
+    assert not result.unconverted
+    for target in ("gfx90a", "gfx950"):
+        kept, _ = _translated(IMAGE_FILTERS, target)
+        assert "porter_tex" not in kept and "porter_surf" not in kept
+        assert "hipTextureObject_t timg = 0" in kept and "tex2D<float4>(img," in kept
+    # porting the port again changes nothing
+    assert _translated(mi300.encode(), "gfx942")[0] == mi300
+
+
+def test_what_the_shim_cannot_replace_is_reported_for_the_agent() -> None:
+    src = b"""#include <cuda_runtime.h>
+__global__ void k(cudaTextureObject_t layers, cudaTextureObject_t sky, float* out) {
+    out[0] = tex2DLayered<float>(layers, 0.5f, 0.5f, 2) + texCubemap<float4>(sky, 1.f, 0.f, 0.f).x;
+}
+void make(cudaArray_t* a, cudaChannelFormatDesc* d) { cudaMalloc3DArray(a, d, make_cudaExtent(4, 4, 6), cudaArrayCubemap); }
+"""
+    out, result = _translated(src, "gfx942")
+    left = {(u.name, u.reason) for u in result.unconverted}
+    assert left == {("tex2DLayered", Reason.NEEDS_AGENT), ("texCubemap", Reason.NEEDS_AGENT),
+                    ("cudaArrayCubemap", Reason.NEEDS_AGENT)}
+    detail = next(u.detail for u in result.unconverted if u.name == "tex2DLayered")
+    assert "layered textures on gfx942" in detail and "no image support" in detail and "textures_no_image" in detail
+    assert "tex2DLayered<float>(layers" in out  # left for the agent, not rewritten blindly
+    assert not translate(src, TranslateOptions(target="gfx90a")).unconverted
+
+
+def test_every_shim_name_is_declared_and_makes_the_shim_included() -> None:
+    import tomllib
+
+    from porter.fix import all_shims, needed_shims
+
+    names = tomllib.loads((ROOT / "porter" / "data" / "rewrites.toml").read_text())["no_image"]["names"]
+    header = SHIM.read_text()
+    provided = set(all_shims()["porter_texture"].provides)
+    for cuda, porter in names.items():
+        assert re.search(rf"\b{porter}\b", header), f"{cuda} -> {porter}: not in porter_texture.h"
+        assert porter in provided, porter
+    mi300, _ = _translated(IMAGE_FILTERS, "gfx942")
+    assert "porter_texture" in needed_shims(mi300, None)
+    assert "porter_texture" not in needed_shims(_translated(IMAGE_FILTERS, "gfx90a")[0], None)
+
+
+def test_image_support_is_a_target_fact() -> None:
+    from porter.targets import resolve_target
+
+    assert resolve_target("MI300X").image_support is False
+    assert resolve_target("gfx942").image_support is False
+    assert resolve_target("gfx90a").image_support and resolve_target("gfx950").image_support
+
+
+# -- compiled with real hipcc ---------------------------------------------------------------------------------
+def _port_tree(tmp_path: Path, source: bytes, target: str, name: str = "filters.cu") -> Path:
+    """`porter convert --no-build` of one file, so the shim include and copy are exercised as users get them."""
+    project = tmp_path / "project"
+    project.mkdir(exist_ok=True)
+    (project / name).write_bytes(source)
+    out = tmp_path / f"port-{target}"
+    proc = subprocess.run([sys.executable, "-m", "porter", "convert", str(project), "-o", str(out), "--target", target,
+                           "--no-build"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    return out / name
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("source", ["image_filters", "texture_object_example"])
+def test_ported_textures_compile_for_gfx942_on_rocm_6(tmp_path: Path, source: str) -> None:
+    hipcc = newer_hipcc()
+    code = IMAGE_FILTERS if source == "image_filters" else FILTERS.read_bytes()
+    ported = _port_tree(tmp_path, code, "gfx942")
+    assert "porter_shims/porter_texture.h" in ported.read_text()
+    proc = hipcc.compile(ported)
+    assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"
+    # HIP's own texture API, which the gfx90a port keeps, is what gfx942 refuses
+    kept = _port_tree(tmp_path, code, "gfx90a")
+    refused = hipcc.compile(kept)
+    assert refused.returncode != 0 and "The image/texture API not supported on the device" in refused.stderr
+
+
+@pytest.mark.hipcc
+def test_ported_textures_compile_with_rocm_52_too(tmp_path: Path) -> None:
+    """The shim is plain HIP: the gfx942 port also builds where textures exist (gfx90a, Debian's 5.2)."""
+    hipcc = system_hipcc()
+    ported = _port_tree(tmp_path, IMAGE_FILTERS, "gfx942")
+    proc = hipcc.compile(ported)
+    assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"
