@@ -513,3 +513,21 @@ def test_ported_textures_compile_with_rocm_52_too(tmp_path: Path) -> None:
     ported = _port_tree(tmp_path, IMAGE_FILTERS, "gfx942")
     proc = hipcc.compile(ported)
     assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"
+
+
+def test_the_agent_gets_the_texture_recipe_on_targets_without_image_support() -> None:
+    from porter.agent import AgentTask
+    from porter.agent.feedback import guidance_flags
+    from porter.agent.prompts import Prompts
+    from porter.build import Diagnostic
+    from porter.targets import resolve_target
+
+    error = Diagnostic("k.hip", 3, 12, "error", "'tex2DLayered<float, nullptr>' is unavailable: The image/texture API "
+                       "not supported on the device")
+    mi300 = AgentTask(errors=[error], target=resolve_target("gfx942"), findings=[])
+    assert guidance_flags(mi300)["textures_no_image"]
+    assert not guidance_flags(AgentTask(errors=[error], target=resolve_target("gfx90a"), findings=[]))["textures_no_image"]
+    other = Diagnostic("k.hip", 3, 12, "error", "use of undeclared identifier 'foo'")
+    assert not guidance_flags(AgentTask(errors=[other], target=resolve_target("gfx942"), findings=[]))["textures_no_image"]
+    text = Prompts().render("textures_no_image.md.j2", target=resolve_target("gfx942"))
+    assert "gfx942 has no texture units" in text and "porter_tex2D" in text and "Cubemaps" in text
