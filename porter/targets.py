@@ -36,6 +36,7 @@ class TargetProfile:
     derived: bool = False
     notes: str = ""
     image_support: bool = True  # texture units: False on MI300 (gfx940-942), where HIP has no texture API
+    libraries_since: str = ""  # first ROCm whose rocPRIM/hipCUB/rocThrust/rocWMMA know this target ("": all porter knows)
     extra: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property

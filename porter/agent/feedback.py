@@ -14,6 +14,7 @@ _WAVE_WORDS = ("warp", "wavefront", "wave64", "lane", "ballot", "shfl", "activem
 _PTX_WORDS = ("asm", "ptx", "inline assembly", "constraint")
 _TEXTURE_WORDS = ("texture", "tex1d", "tex2d", "tex3d", "texcubemap", "surf1d", "surf2d", "surf3d", "hiparray",
                   "porter_tex", "image support")
+_WMMA_WORDS = ("wmma", "mma.h", "nvcuda", "rocwmma", "tensor-core", "tensor core")
 
 
 def truncate(text: str, max_chars: int = MAX_OUTPUT_CHARS, max_lines: int = MAX_OUTPUT_LINES) -> str:
@@ -76,7 +77,8 @@ def _mentions(words: tuple[str, ...], texts: list[str]) -> bool:
 
 
 def guidance_flags(task: AgentTask) -> dict[str, bool]:
-    """Which extra guidance sections the task needs (warp-size repair, inline PTX, textures without image support)."""
+    """Which extra guidance sections the task needs (warp-size repair, inline PTX, textures without image support,
+    WMMA)."""
     finding_texts = [
         " ".join(str(f.get(k, "")) for k in ("rule", "category", "message")) for f in task.findings
     ]
@@ -86,4 +88,5 @@ def guidance_flags(task: AgentTask) -> dict[str, bool]:
         "wave64": task.target.wavefront != 32 and _mentions(_WAVE_WORDS, texts),
         "inline_ptx": _mentions(_PTX_WORDS, finding_texts + error_texts),
         "textures_no_image": not task.target.image_support and _mentions(_TEXTURE_WORDS, finding_texts + error_texts),
+        "wmma": _mentions(_WMMA_WORDS, finding_texts + error_texts),
     }

@@ -27,7 +27,7 @@ from porter.build import (
     walk_files,
 )
 from porter.config import PortConfig
-from porter.fix.rules import FixApplied, apply_fixers
+from porter.fix.rules import FixApplied, apply_fixers, explain
 from porter.fix.shims import install_shims
 from porter.targets import resolve_target
 
@@ -88,8 +88,22 @@ class _ProgressBar:
 
 
 def _diag_dict(d: Diagnostic) -> dict:
-    return {"file": d.file, "line": d.line, "column": d.column, "severity": d.severity, "message": d.message,
-            "notes": d.notes}
+    out = {"file": d.file, "line": d.line, "column": d.column, "severity": d.severity, "message": d.message,
+           "notes": d.notes}
+    if (why := explain(d)) is not None:
+        out["explanation"] = {"id": why.id, "message": why.message}
+    return out
+
+
+def _explained(remaining: list[Diagnostic]) -> list[dict]:
+    """Each known limit the remaining errors hit, once, with how many errors it explains."""
+    found: dict[str, dict] = {}
+    for d in remaining:
+        why = explain(d)
+        if why is not None:
+            entry = found.setdefault(why.id, {"id": why.id, "message": why.message, "errors": 0})
+            entry["errors"] += 1
+    return list(found.values())
 
 
 def _tests_dict(t: TestResult | None) -> dict | None:
@@ -114,7 +128,8 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
     """Build the port, fix what rules can, hand the rest to the agent if a model is set; fills `report`."""
     console = console or Console(stderr=True)
     out_root = out_root.resolve()
-    report.update({"build": None, "fixers": None, "agent": None, "tests": None, "remaining_errors": []})
+    report.update({"build": None, "fixers": None, "agent": None, "tests": None, "remaining_errors": [],
+                   "explained": []})
     if not config.build:
         report["build"] = {"skipped": True, "reason": "build disabled"}
         return FixLoopOutcome(LoopStatus.SKIPPED, "build skipped (disabled)")
@@ -189,6 +204,7 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
     report["tests"] = _tests_dict(tests)
     remaining = result.errors
     report["remaining_errors"] = [_diag_dict(d) for d in remaining]
+    report["explained"] = _explained(remaining)
     return _finish(result, tests, remaining, limits_hit, config, console)
 
 
@@ -230,6 +246,8 @@ def _finish(result: BuildResult, tests: TestResult | None, remaining: list[Diagn
         return FixLoopOutcome(LoopStatus.OK, msg, True, tests_ok)
     if remaining:
         render_diagnostics(remaining, console)
+        for why in _explained(remaining):
+            console.print(f"[yellow]why ({why['errors']} error(s)):[/] {escape(why['message'])}")
         msg = f"{len(remaining)} build error(s) remain in {len({d.file for d in remaining})} file(s)"
     elif not result.ok:
         msg = "build failed (see the build output in the report)"

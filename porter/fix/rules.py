@@ -61,6 +61,27 @@ def all_rules() -> tuple[Rule, ...]:
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class Explanation:
+    id: str
+    message: str
+
+
+@functools.cache
+def _explain_rules() -> tuple[tuple[str, re.Pattern[str], str, bool], ...]:
+    return tuple((row["id"], re.compile(row["match"]), row["message"], bool(row.get("in_notes")))
+                 for row in _data().get("explain", []))
+
+
+def explain(diag: Diagnostic) -> Explanation | None:
+    """What to do about an error no rule fixes (fixers.toml [[explain]]), if porter knows."""
+    for rule_id, pattern, message, in_notes in _explain_rules():
+        m = pattern.search(diag.message + ("\n" + "\n".join(diag.notes) if in_notes else ""))
+        if m:
+            return Explanation(rule_id, message.format(**{k: v or "" for k, v in m.groupdict().items()}))
+    return None
+
+
 def header_for(ident: str) -> str | None:
     for row in _data().get("include_for", []):
         if re.search(row["pattern"], ident):

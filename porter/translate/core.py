@@ -31,6 +31,7 @@ from porter.translate.options import (
     Conversion,
     LaunchSyntax,
     Reason,
+    RocmVersion,
     TranslateOptions,
     TranslationResult,
     Unconverted,
@@ -54,6 +55,7 @@ RENAMABLE_NODE_TYPES = frozenset({"identifier", "type_identifier", "namespace_id
                                   "statement_identifier", "sized_type_specifier"})
 DEFINITION_PARENTS = frozenset({"preproc_def", "preproc_function_def"})
 HUGE_FILE_BYTES = 32 * 1024 * 1024
+_PRIMITIVE_LIBRARIES = ("thrust/", "cub/", "hipcub/", "rocprim/")  # headers of libraries built on rocPRIM
 
 
 class Edit(NamedTuple):
@@ -104,6 +106,7 @@ class _Translation:
         self._reported: set[tuple[str, int]] = set()
         self._user_defined_cache: dict[str, bool] = {}
         self._names: set[str] = set()  # the distinct candidate names
+        self._keep: set[int] = set()  # offsets of CUDA names reported as CUDA-only and left as they are
 
     @functools.cached_property
     def lines(self) -> LineIndex:
@@ -131,6 +134,7 @@ class _Translation:
             self._parse(candidates, wants_launch, wants_fixes, cg_calls)
         self._includes()
         self._inline_asm()
+        self._dynamic_parallelism()
         if wants_launch:
             self._launches()
         if wants_fixes:
@@ -236,7 +240,9 @@ class _Translation:
         text with comments and literals blanked, so those never become candidates.
         """
         known = self.map.byte_keys
-        hits = {i for i in set(IDENTIFIER.findall(self.source)) if i in known or CUDA_LOOKING_BYTES.match(i)}
+        only = self.map.cuda_only_bytes_re
+        hits = {i for i in set(IDENTIFIER.findall(self.source))
+                if i in known or CUDA_LOOKING_BYTES.match(i) or (only is not None and only.fullmatch(i))}
         if not hits:
             return []
         names = {h: h.decode("ascii") for h in hits}
@@ -305,7 +311,10 @@ class _Translation:
         keyword_names = {n for n in self._names if n.encode() in syntax.keywords()}
         layout = self.layout
         code, in_include_path, define_names = layout.code, layout.in_include_path, layout.define_name_offsets
+        keep = self._keep
         for start, end, name in candidates:
+            if keep and start in keep:
+                continue
             # _is_code and the `::` test, unrolled for the common cases (one byte or one short strip decides)
             before = code[start - 1 : start]
             if parsed_starts and (i := bisect.bisect_right(parsed_starts, start) - 1) >= 0 and start < parsed_ends[i]:
@@ -358,7 +367,7 @@ class _Translation:
                     continue
                 entry = self.map.no_image[name]
             if entry is None:
-                if CUDA_LOOKING.match(name) and not self._is_user_defined(name):
+                if (CUDA_LOOKING.match(name) or self.map.cuda_only(name)) and not self._is_user_defined(name):
                     self._unconverted(name, start, Reason.NOT_MAPPED, "", "porter has no mapping for this identifier")
                 continue
             if entry.unsupported is not None:
@@ -465,6 +474,8 @@ class _Translation:
         self.result.conversions.append(Conversion("symbol", arg.text.decode("utf-8", "replace"), "HIP_SYMBOL", self.lines.line(start)))
 
     def _unconverted(self, name: str, offset: int, reason: Reason, family: str, detail: str) -> None:
+        if reason in (Reason.NO_HIP_EQUIVALENT, Reason.NOT_MAPPED) and (feature := self.map.cuda_only(name)):
+            reason, family, detail = Reason.NO_HIP_EQUIVALENT, "cuda-only", feature.detail  # the way out, not "no HIP"
         line = self.lines.line(offset)
         if (name, line) in self._reported:
             return
@@ -502,6 +513,20 @@ class _Translation:
                 self._replace_include(start, end, entry.hip, "header", path)
             if entry.hip:
                 included.add(entry.hip)
+        if any(p.startswith(_PRIMITIVE_LIBRARIES) for p in included):
+            self._libraries_know_target()
+
+    def _libraries_know_target(self) -> None:
+        """hipCUB/rocThrust sit on rocPRIM, which must know the target: say so when the ROCm ported for predates it."""
+        from porter.targets import resolve_target
+
+        target = resolve_target(self.options.target)
+        rocm = self.options.rocm
+        if target.libraries_since and rocm is not None and rocm < RocmVersion.parse(target.libraries_since):
+            self.result.warnings.append(
+                f"hipCUB/rocThrust/rocPRIM code: rocPRIM in ROCm {rocm} does not know {target.arch} (its libraries "
+                f"arrive with ROCm {target.libraries_since}), so this file will not compile for {target.arch} with "
+                f"that ROCm; build for another target or use ROCm {target.libraries_since} or later")
 
     def _include_before(self, directive: int, header: str, old: str) -> None:
         """`#include <header>` on a line of its own before the directive at `directive` (same line ending)."""
@@ -572,6 +597,8 @@ class _Translation:
                               "file too big to parse: launches were left as <<<>>>")
             return
         for node in self._nodes_at(re.finditer(rb"<<<", self.source), "kernel_call_syntax"):
+            if node.start_byte in self._keep:
+                continue  # a launch from device code (dynamic parallelism): reported, not rewritten
             call = node.parent
             if call is None or call.type != "call_expression":
                 continue
@@ -636,6 +663,51 @@ class _Translation:
             self.edits.append(Edit(receiver.end_byte, args.start_byte + 1, b", " if count else b""))
             self.result.conversions.append(
                 Conversion("cooperative_groups", f".{name}()", f"porter_cg::{name}", self.lines.line(offset)))
+
+    # -- CUDA-only features found by structure -------------------------------------------------------------
+    def _dynamic_parallelism(self) -> None:
+        """`<<<>>>` launches and device-runtime calls inside __global__/__device__ (not __host__) functions: CUDA's
+        dynamic parallelism, which ROCm lacks. Reported with the way out and left as they are."""
+        source = self.source
+        if (b"__global__" not in source and b"__device__" not in source) or not self.map.device_runtime:
+            return
+        runtime = [n for n in self.map.device_runtime if n.encode() in source]
+        if b"<<<" not in source and not runtime:
+            return
+        feature = next((f for f in self.map.cuda_only_names.values() if f.id == "dynamic-parallelism"), None)
+        if feature is None:
+            return
+        code = self.layout.code
+        calls = re.compile(rb"(?<![\w.>:])(" + "|".join(sorted(runtime)).encode() + rb")\s*\(") if runtime else None
+        for body_start, end in self._device_only_bodies():
+            for m in re.finditer(rb"<<<", code[body_start:end]):
+                at = body_start + m.start()  # where the launch's kernel_call_syntax node starts
+                self._keep.add(at)
+                self._unconverted("<<<>>>", at, Reason.NO_HIP_EQUIVALENT, "cuda-only",
+                                  "a kernel launch in device code: " + feature.detail)
+            if calls is not None:
+                for m in calls.finditer(code, body_start, end):
+                    self._keep.add(m.start(1))
+                    self._unconverted(m.group(1).decode(), m.start(1), Reason.NO_HIP_EQUIVALENT, "cuda-only",
+                                      "the CUDA device runtime, called from device code: " + feature.detail)
+
+    def _device_only_bodies(self) -> Iterator[tuple[int, int]]:
+        """(body start, end) of each top-level function declared __global__, or __device__ without __host__."""
+        code = self.layout.code
+        pieces = self.layout.pieces
+        if pieces is not None:
+            spans = [(p.start, p.end) for p in pieces if p.kind is PieceKind.FUNCTION]
+        else:  # braces that do not pair up: ask the whole file's tree
+            tree = self.tree if self._parsed_whole and self.tree is not None else syntax.parse(self.source)
+            spans = [(n.start_byte, n.end_byte) for n in tree.root_node.children if n.type == "function_definition"]
+        for start, end in spans:
+            brace = code.find(b"{", start, end)
+            if brace < 0:
+                continue
+            head = code[start:brace]
+            if re.search(rb"\b__global__\b", head) or (re.search(rb"\b__device__\b", head)
+                                                        and not re.search(rb"\b__host__\b", head)):
+                yield brace, end
 
     # -- what needs a person or the agent -----------------------------------------------------------------
     def _inline_asm(self) -> None:
