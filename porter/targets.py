@@ -35,7 +35,7 @@ class TargetProfile:
     infinity_cache_mib: float
     derived: bool = False
     notes: str = ""
-    image_support: bool = True  # texture units: False on MI300 (gfx940-942), where HIP has no texture API
+    image_support: bool = True  # texture units: False on MI300/MI350 (gfx940-942, gfx950): HIP has no texture API
     libraries_since: str = ""  # first ROCm whose rocPRIM/hipCUB/rocThrust/rocWMMA know this target ("": all porter knows)
     extra: dict = field(default_factory=dict, compare=False, repr=False)
 

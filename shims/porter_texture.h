@@ -1,7 +1,8 @@
 // porter shim: texture and surface objects over linear and pitched memory, for GPUs without image support.
 //
-// MI300 (gfx940, gfx941, gfx942) has no texture units: HIP 6.4 defines __HIP_NO_IMAGE_SUPPORT there and marks
-// every texture and surface function unavailable. porter rewrites a port for such a target to these names
+// MI300 (gfx940, gfx941, gfx942) and MI350 (gfx950) have no texture units: HIP 6.4 defines
+// __HIP_NO_IMAGE_SUPPORT there (ROCm 6.4's clang predefines __HIP_NO_IMAGE_SUPPORT__ for gfx942 and gfx950) and
+// marks every texture and surface function unavailable. porter rewrites a port for such a target to these names
 // (porter/data/rewrites.toml [no_image]): textures read plain device memory and do the addressing and
 // filtering in code; CUDA arrays become pitched allocations (hipMallocPitch + hipMemcpy2D/3D); a texture
 // object is a small descriptor passed by value. The same code runs on any AMD or NVIDIA GPU.

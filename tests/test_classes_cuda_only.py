@@ -126,3 +126,20 @@ def test_convert_reports_the_feature_and_explains_what_remains(tmp_path: Path) -
     loop = report["fix_loop"]
     assert {e["id"] for e in loop["explained"]} == {"dynamic-parallelism"}
     assert all(e.get("explanation", {}).get("id") == "dynamic-parallelism" for e in loop["remaining_errors"])
+
+
+@pytest.mark.parametrize(("message", "feature"), [
+    ("'cudla.h' file not found", "cudla"),
+    ("'cuda_egl_interop.h' file not found", "egl-interop"),
+    ("unknown type name 'cudaGraphConditionalHandle'", "graph-conditional-nodes"),
+    ("use of undeclared identifier 'NvSciSyncObjAlloc'", "nvsci"),
+    ("use of undeclared identifier 'cudaStreamCreateWithFlags'; did you mean 'hipStreamCreateWithFlags'?",
+     "dynamic-parallelism"),
+])
+def test_errors_on_what_porter_left_name_the_feature(message: str, feature: str) -> None:
+    from porter.build import Diagnostic
+
+    why = explain(Diagnostic("a.cu", 3, 1, "error", message))
+    assert why is not None and why.id == feature
+    assert "not available on ROCm" in why.message or "ROCm" in why.message
+    assert explain(Diagnostic("a.cu", 3, 1, "error", "use of undeclared identifier 'myHelper'")) is None

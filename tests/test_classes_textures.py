@@ -429,7 +429,7 @@ def test_textures_move_to_the_shim_only_for_targets_without_image_support() -> N
     assert "hipTextureObject_t" not in mi300 and not re.search(r"\bhipArray(_t)?\b|hipCreateTextureObject", mi300)
     assert {c.family for c in result.conversions} >= {"texture-shim"}
     assert not result.unconverted
-    for target in ("gfx90a", "gfx950"):
+    for target in ("gfx90a", "gfx908", "gfx1100"):
         kept, _ = _translated(IMAGE_FILTERS, target)
         assert "porter_tex" not in kept and "porter_surf" not in kept
         assert "hipTextureObject_t timg = 0" in kept and "tex2D<float4>(img," in kept
@@ -475,7 +475,23 @@ def test_image_support_is_a_target_fact() -> None:
 
     assert resolve_target("MI300X").image_support is False
     assert resolve_target("gfx942").image_support is False
-    assert resolve_target("gfx90a").image_support and resolve_target("gfx950").image_support
+    assert resolve_target("MI355X").image_support is False  # clang 21 predefines __HIP_NO_IMAGE_SUPPORT__ for gfx950
+    assert resolve_target("gfx90a").image_support and resolve_target("gfx1100").image_support
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("arch", ["gfx90a", "gfx942", "gfx950"])
+def test_image_support_fact_matches_the_compiler(tmp_path: Path, arch: str) -> None:
+    """The per-target fact is what ROCm 6's compiler says: __HIP_NO_IMAGE_SUPPORT__ predefined or not."""
+    import dataclasses
+
+    from porter.targets import resolve_target
+
+    hipcc = dataclasses.replace(newer_hipcc(), arch=arch)
+    probe = tmp_path / "probe.hip"
+    probe.write_text("#ifdef __HIP_NO_IMAGE_SUPPORT__\n#error no image support\n#endif\n")
+    proc = hipcc.compile(probe, "--cuda-device-only")
+    assert (proc.returncode == 0) == resolve_target(arch).image_support, proc.stderr
 
 
 # -- compiled with real hipcc ---------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from pathlib import Path
 from porter.build import Diagnostic
 from porter.files import atomic_write
 from porter.fix import shims
+from porter.translate import load_api_map
 
 _NOTE_LOC_RE = re.compile(r"^(?P<file>[^:\s][^:]*):(?P<line>\d+):(?P<col>\d+): note: (?P<msg>.*)$")
 _PRAGMA_ONCE_RE = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+once\b.*$", re.M)
@@ -73,12 +74,22 @@ def _explain_rules() -> tuple[tuple[str, re.Pattern[str], str, bool], ...]:
                  for row in _data().get("explain", []))
 
 
+_NAMED_RE = re.compile(r"(?:'(?P<header>[\w./]+)' file not found|(?:unknown type name|use of undeclared identifier"
+                       r"|no template named|no type named) '(?P<name>\w+)')")
+
+
 def explain(diag: Diagnostic) -> Explanation | None:
-    """What to do about an error no rule fixes (fixers.toml [[explain]]), if porter knows."""
+    """What to do about an error no rule fixes (fixers.toml [[explain]]), if porter knows: also any error naming a
+    CUDA-only feature's identifier or header (porter/data/cuda_only.toml), which porter leaves as written."""
     for rule_id, pattern, message, in_notes in _explain_rules():
         m = pattern.search(diag.message + ("\n" + "\n".join(diag.notes) if in_notes else ""))
         if m:
             return Explanation(rule_id, message.format(**{k: v or "" for k, v in m.groupdict().items()}))
+    m = _NAMED_RE.search(diag.message)
+    if m:
+        feature = load_api_map().cuda_only(m["header"] or m["name"])
+        if feature is not None:
+            return Explanation(feature.id, feature.detail)
     return None
 
 
