@@ -33,9 +33,9 @@ class TargetProfile:
     fp8_format: str  # "fnuz", "ocp" or "none"
     l2_mib: float
     infinity_cache_mib: float
+    image_support: bool = True  # texture/surface (image) instructions; false: HIP marks the texture API unavailable
     derived: bool = False
     notes: str = ""
-    image_support: bool = True  # texture units: False on MI300/MI350 (gfx940-942, gfx950): HIP has no texture API
     libraries_since: str = ""  # first ROCm whose rocPRIM/hipCUB/rocThrust/rocWMMA know this target ("": all porter knows)
     extra: dict = field(default_factory=dict, compare=False, repr=False)
 

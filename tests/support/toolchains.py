@@ -1,65 +1,134 @@
-"""The HIP compilers the failure-class tests compile with: Debian's ROCm 5.2 hipcc (gfx90a) on PATH, and a newer
-ROCm named by PORTER_HIPCC (gfx942, e.g. a ROCm 6.4 hipcc; `porter toolchain install` provides one)."""
+"""The HIP toolchains the compile tests run on: every toolchain porter finds, with the arches to compile for."""
 
 from __future__ import annotations
 
 import functools
 import os
-import re
-import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from porter.build import Toolchain, accepted_arches, find_toolchains
+from porter.build.toolchain import default_cache_dir
+from porter.translate import RocmVersion
+
+TEST_ARCHES = ("gfx942", "gfx950")  # what a toolchain that knows them compiles for in the tests
+FALLBACK_ARCH = "gfx90a"  # what ROCm 5.2 compiles for
+CI_NEEDS = RocmVersion(6, 4)
+# the porter cache at import time, before any test points XDG_CACHE_HOME at a private one
+PORTER_CACHE = default_cache_dir()
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI") == "true"
+
 
 @dataclass(frozen=True)
+class HipToolchain:
+    """A toolchain and the arches the tests compile for with it."""
+
+    toolchain: Toolchain
+    arches: tuple[str, ...]
+
+    @property
+    def id(self) -> str:
+        return f"rocm-{self.toolchain.rocm}" if self.toolchain.rocm else self.toolchain.name
+
+    @property
+    def rocm(self) -> RocmVersion | None:
+        return self.toolchain.rocm
+
+    @property
+    def arch(self) -> str:
+        return self.arches[0]
+
+    @property
+    def hipcc(self) -> str:
+        return str(self.toolchain.hipcc)
+
+    def offload_flags(self, arches: tuple[str, ...] | None = None) -> list[str]:
+        return [f"--offload-arch={a}" for a in (arches or self.arches)]
+
+    def extra_arch_flags(self) -> tuple[str, ...]:
+        """For HipccEnvironment(arch=self.arch): the other arches as extra flags."""
+        return tuple(f"--offload-arch={a}" for a in self.arches[1:])
+
+    def compile(self, source: Path, *flags: str, arches: tuple[str, ...] | None = None,
+                cwd: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+        """hipcc -c `source` for the arches (an object beside it), HIP_PLATFORM=amd."""
+        obj = source.with_suffix(source.suffix + ".o")
+        cmd = self.toolchain.command(*self.offload_flags(arches), "-c", str(source), "-o", str(obj), *flags)
+        return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=timeout, check=False,
+                              env={**os.environ, "HIP_PLATFORM": "amd"})
+
+
+@functools.cache
+def detected_toolchains() -> tuple[HipToolchain, ...]:
+    found = []
+    for toolchain in find_toolchains(PORTER_CACHE):
+        ok = accepted_arches(toolchain, [FALLBACK_ARCH, *TEST_ARCHES], PORTER_CACHE)
+        arches = tuple(a for a in TEST_ARCHES if ok[a]) or ((FALLBACK_ARCH,) if ok[FALLBACK_ARCH] else ())
+        if arches:
+            found.append(HipToolchain(toolchain, arches))
+    # one per ROCm version (PORTER_HIPCC may name an installed one under another path)
+    unique: dict[str, HipToolchain] = {}
+    for t in found:
+        unique.setdefault(t.id, t)
+    return tuple(sorted(unique.values(), key=lambda t: (t.rocm or RocmVersion(0), t.id)))
+
+
+def missing_toolchain(message: str) -> None:
+    """Fail under CI (the toolchains are part of the test environment there), else skip."""
+    if in_ci():
+        pytest.fail(f"{message} (required in CI)")
+    pytest.skip(message)
+
+
+def toolchain_by_version(version: RocmVersion) -> HipToolchain | None:
+    return next((t for t in detected_toolchains() if t.rocm == version), None)
+
+
+# -- the failure-class tests (classes 8-11): one compiler per ROCm generation, one arch each ---------------------
+@dataclass(frozen=True)
 class Hipcc:
-    path: str
-    version: tuple[int, int]
+    """A detected toolchain compiling for one arch: `compile(source, *flags)` is `hipcc -x hip -c source`."""
+
+    tool: HipToolchain
     arch: str
+
+    @property
+    def version(self) -> tuple[int, int]:
+        rocm = self.tool.rocm
+        return (rocm.major, rocm.minor) if rocm else (0, 0)
 
     @property
     def label(self) -> str:
         return f"ROCm {self.version[0]}.{self.version[1]} {self.arch}"
 
-    def compile(self, source: Path, *flags: str) -> subprocess.CompletedProcess:
-        """`hipcc --offload-arch=ARCH -x hip -c source` (objects beside the source)."""
-        return subprocess.run([self.path, f"--offload-arch={self.arch}", "-x", "hip", "-c", str(source),
-                               "-o", str(source) + ".o", *flags],
-                              capture_output=True, text=True, env={**os.environ, "HIP_PLATFORM": "amd"}, timeout=900)
-
-
-@functools.cache
-def _version(path: str) -> tuple[int, int] | None:
-    try:
-        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=120,
-                             env={**os.environ, "HIP_PLATFORM": "amd"}).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    m = re.search(r"HIP version:\s*(\d+)\.(\d+)", out)
-    return (int(m.group(1)), int(m.group(2))) if m else None
+    def compile(self, source: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+        cmd = self.tool.toolchain.command(f"--offload-arch={self.arch}", "-x", "hip", "-c", str(source), "-o",
+                                          str(source) + ".o", *flags)
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=900, check=False,
+                              env={**os.environ, "HIP_PLATFORM": "amd"})
 
 
 def system_hipcc() -> Hipcc:
-    """Debian's hipcc (ROCm 5.2, gfx90a): skipped where missing, a failure under CI=true."""
-    path = shutil.which("hipcc")
-    version = _version(path) if path else None
-    if path is None or version is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("hipcc not found (required in CI)")
-        pytest.skip("hipcc not found")
-    return Hipcc(path, version, "gfx90a" if version < (6, 0) else "gfx942")
+    """A ROCm 5.x toolchain (Debian 12's 5.2) compiling for gfx90a: skipped where missing, a failure in CI."""
+    tool = next((t for t in detected_toolchains() if t.rocm is not None and t.rocm.major < 6), None)
+    if tool is None:
+        missing_toolchain("no ROCm 5.x hipcc (Debian's hipcc) found")
+    return Hipcc(tool, FALLBACK_ARCH)
 
 
 def newer_hipcc() -> Hipcc:
-    """The ROCm 6.x hipcc PORTER_HIPCC names, compiling for gfx942; skipped when none is configured."""
-    path = os.environ.get("PORTER_HIPCC")
-    version = _version(path) if path else None
-    if path is None or version is None or version < (6, 0):
-        pytest.skip("set PORTER_HIPCC to a ROCm 6.x hipcc to compile for gfx942")
-    return Hipcc(path, version, "gfx942")
+    """A ROCm 6+ toolchain that compiles for gfx942 (`porter toolchain install`, or PORTER_HIPCC)."""
+    tool = next((t for t in reversed(detected_toolchains()) if t.rocm is not None and t.rocm.major >= 6
+                 and "gfx942" in t.arches), None)
+    if tool is None:
+        missing_toolchain("no ROCm 6 toolchain for gfx942 (porter toolchain install, or PORTER_HIPCC)")
+    return Hipcc(tool, "gfx942")
 
 
 TOOLCHAINS = {"rocm52": system_hipcc, "rocm6x": newer_hipcc}
