@@ -150,7 +150,8 @@ def _open_findings(result: TranslationResult, job: _Job, shims: tuple[str, ...])
     findings = scan_translated(result.output, job.out_rel, resolve_target(job.options.target), job.options.rocm, result)
     # an API "too new for this ROCm" that an included shim provides is not open any more
     provided = {ident for shim in all_shims().values() if shim.file in shims for ident in shim.provides}
-    return [f.as_dict() for f in findings if not (f.category == "unsupported-api" and _subject(f.message) in provided)]
+    return [f.as_dict() for f in findings
+            if not (f.category in ("unsupported-api", "cooperative-groups") and _subject(f.message) in provided)]
 
 
 def _subject(message: str) -> str:

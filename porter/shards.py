@@ -118,6 +118,11 @@ def _merge_fix_loops(loops: list[dict]) -> dict:
                 for fl in built for e in fl.get("remaining_errors", [])}
     remaining = sorted(distinct.values(), key=lambda e: (e["file"], e["line"], e["column"], "", e["message"]))
     out["remaining_errors"] = remaining
+    explained: dict[str, dict] = {}  # the known limits the merged errors hit (fixers.toml [[explain]])
+    for e in remaining:
+        if why := e.get("explanation"):
+            explained.setdefault(why["id"], {"id": why["id"], "message": why["message"], "errors": 0})["errors"] += 1
+    out["explained"] = list(explained.values())
     out["edited"] = sorted({rel for fl in built for rel in fl.get("edited", [])})
     out["ok"] = all(fl.get("ok") for fl in loops)
     statuses = {fl.get("status") for fl in built}

@@ -36,6 +36,7 @@ class TargetProfile:
     image_support: bool = True  # texture/surface (image) instructions; false: HIP marks the texture API unavailable
     derived: bool = False
     notes: str = ""
+    libraries_since: str = ""  # first ROCm whose rocPRIM/hipCUB/rocThrust/rocWMMA know this target ("": all porter knows)
     extra: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property

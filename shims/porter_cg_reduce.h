@@ -6,13 +6,17 @@
 // result, as in CUDA. Only thread_block_tile<N> is supported, not coalesced_group, and only types that
 // HIP's shuffles accept (int, unsigned, long long, float, double...). less/greater are binary functors
 // returning the smaller/larger value, which makes reduce a min/max reduction, as in CUDA.
-// Define PORTER_HIP_HAS_CG_REDUCE if your HIP provides these, to skip this header.
+// Define PORTER_HIP_HAS_CG_REDUCE if your HIP provides these, to skip this header. HIP 7.13 is said to add
+// cooperative_groups::reduce (its changelog); this header then stands aside (HIP_VERSION >= 7.13).
 #ifndef PORTER_CG_REDUCE_H
 #define PORTER_CG_REDUCE_H
 
 #include <hip/hip_runtime.h>
 #include <hip/hip_cooperative_groups.h>
 
+#if !defined(PORTER_HIP_HAS_CG_REDUCE) && defined(HIP_VERSION) && HIP_VERSION >= 71300000
+#define PORTER_HIP_HAS_CG_REDUCE 1
+#endif
 #ifndef PORTER_HIP_HAS_CG_REDUCE
 namespace cooperative_groups {
 

@@ -80,8 +80,9 @@ CUDA_CALLS = textwrap.dedent("""\
     """)
 
 
-def _port(source: str, rocm: RocmVersion | None) -> tuple[str, list]:
-    result = translate(source.encode(), TranslateOptions(rocm=rocm))
+def _port(source: str, rocm: RocmVersion | None, target: str = "gfx90a") -> tuple[str, list]:
+    # gfx90a has image support, so the array calls keep HIP's names (gfx942/gfx950 route them to the texture shim)
+    result = translate(source.encode(), TranslateOptions(rocm=rocm, target=target))
     return result.output.decode(), result.unconverted
 
 
@@ -106,6 +107,8 @@ def test_every_shape_rewrites_as_the_data_says() -> None:
     assert out.count("hipGraphInstantiateWithFlags(&ge, g, 0);") == 3
     assert leftovers == []
     assert _port(out, ROCM_52)[0] == out  # porting the port changes nothing
+    no_image, _ = _port(CUDA_CALLS, ROCM_52, target="gfx942")
+    assert "porter_tex_malloc_3d_array(&arr, &desc, make_hipExtent(4, 4, 4));" in no_image
 
 
 def test_shapes_limited_to_older_rocm_are_left_for_newer_ones() -> None:

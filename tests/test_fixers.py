@@ -142,6 +142,18 @@ __global__ void k(float* p) {
 """,
         "  v += __shfl_down_sync(static_cast<unsigned long long>(FULL_MASK), v, 1);",
     ),
+    "cg-member-call": (
+        None,
+        """#include <hip/hip_runtime.h>
+#include <hip/hip_cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(unsigned* p) {
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());
+  p[tile.meta_group_rank()] = cg::this_thread_block().num_threads();
+}
+""",
+        "  p[porter_cg::meta_group_rank(tile)] = porter_cg::num_threads(cg::this_thread_block());",
+    ),
 }
 
 

@@ -12,6 +12,9 @@ MAX_OUTPUT_LINES = 120
 # words in findings/errors that call for the extra guidance templates
 _WAVE_WORDS = ("warp", "wavefront", "wave64", "lane", "ballot", "shfl", "activemask", "warpsize")
 _PTX_WORDS = ("asm", "ptx", "inline assembly", "constraint")
+_TEXTURE_WORDS = ("texture", "tex1d", "tex2d", "tex3d", "texcubemap", "surf1d", "surf2d", "surf3d", "hiparray",
+                  "porter_tex", "image support")
+_WMMA_WORDS = ("wmma", "mma.h", "nvcuda", "rocwmma", "tensor-core", "tensor core")
 
 
 def truncate(text: str, max_chars: int = MAX_OUTPUT_CHARS, max_lines: int = MAX_OUTPUT_LINES) -> str:
@@ -80,7 +83,8 @@ def _mentions(words: tuple[str, ...], texts: list[str]) -> bool:
 
 
 def guidance_flags(task: AgentTask) -> dict[str, bool]:
-    """Which extra guidance sections the task needs (warp-size repair, inline PTX)."""
+    """Which extra guidance sections the task needs (warp-size repair, inline PTX, textures without image support,
+    WMMA)."""
     finding_texts = [
         " ".join(str(f.get(k, "")) for k in ("rule", "category", "message")) for f in task.findings
     ]
@@ -89,4 +93,6 @@ def guidance_flags(task: AgentTask) -> dict[str, bool]:
     return {
         "wave64": task.target.wavefront != 32 and _mentions(_WAVE_WORDS, texts),
         "inline_ptx": _mentions(_PTX_WORDS, finding_texts + error_texts),
+        "textures_no_image": not task.target.image_support and _mentions(_TEXTURE_WORDS, finding_texts + error_texts),
+        "wmma": _mentions(_WMMA_WORDS, finding_texts + error_texts),
     }

@@ -30,7 +30,7 @@ from porter.build import (
     walk_files,
 )
 from porter.config import PortConfig
-from porter.fix.rules import FixApplied, apply_fixers
+from porter.fix.rules import FixApplied, apply_fixers, explain
 from porter.fix.shims import install_shims
 from porter.targets import resolve_target
 
@@ -91,8 +91,22 @@ class _ProgressBar:
 
 
 def _diag_dict(d: Diagnostic) -> dict:
-    return {"file": d.file, "line": d.line, "column": d.column, "severity": d.severity, "message": d.message,
-            "notes": d.notes}
+    out = {"file": d.file, "line": d.line, "column": d.column, "severity": d.severity, "message": d.message,
+           "notes": d.notes}
+    if (why := explain(d)) is not None:
+        out["explanation"] = {"id": why.id, "message": why.message}
+    return out
+
+
+def _explained(remaining: list[Diagnostic]) -> list[dict]:
+    """Each known limit the remaining errors hit, once, with how many errors it explains."""
+    found: dict[str, dict] = {}
+    for d in remaining:
+        why = explain(d)
+        if why is not None:
+            entry = found.setdefault(why.id, {"id": why.id, "message": why.message, "errors": 0})
+            entry["errors"] += 1
+    return list(found.values())
 
 
 def _tests_dict(t: TestResult | None) -> dict | None:
@@ -145,7 +159,7 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
     console = console or Console(stderr=True)
     out_root = out_root.resolve()
     report.update({"build": None, "fixers": None, "agent": None, "tests": None, "remaining_errors": [],
-                   "status": "running", "options": {k: getattr(config, k) for k in RESUMED_OPTIONS}})
+                   "explained": [], "status": "running", "options": {k: getattr(config, k) for k in RESUMED_OPTIONS}})
     if checkpoint is not None and config.build:
         checkpoint()  # from here on the report on disk says where the run is, for --resume
     if not config.build:
@@ -241,6 +255,7 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
     build_info["units"] = result.units_summary()
     report["tests"] = _tests_dict(tests)
     report["remaining_errors"] = sorted((_diag_dict(d) for d in result.errors), key=_where)
+    report["explained"] = _explained(result.errors)
     return _finish(result, tests, result.errors, limits_hit, config, console, agent_note)
 
 
@@ -292,6 +307,8 @@ def _finish(result: BuildResult, tests: TestResult | None, remaining: list[Diagn
         return FixLoopOutcome(LoopStatus.OK, msg, True, tests_ok)
     if remaining:
         render_diagnostics(remaining, console)
+        for why in _explained(remaining):
+            console.print(f"[yellow]why ({why['errors']} error(s)):[/] {escape(why['message'])}")
         msg = errors_remain(len(remaining), len({d.file for d in remaining}))
     elif not result.ok:
         msg = "build failed (see the build output in the report)"

@@ -17,6 +17,7 @@ from pathlib import Path
 from porter.build import Diagnostic
 from porter.files import atomic_write
 from porter.fix import shims
+from porter.translate import load_api_map
 
 _NOTE_LOC_RE = re.compile(r"^(?P<file>[^:\s][^:]*):(?P<line>\d+):(?P<col>\d+): note: (?P<msg>.*)$")
 _PRAGMA_ONCE_RE = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+once\b.*$", re.M)
@@ -59,6 +60,37 @@ def all_rules() -> tuple[Rule, ...]:
         out.append(Rule(row["id"], row.get("description", ""), re.compile(row["match"]), row["action"],
                         bool(row.get("in_notes")), params))
     return tuple(out)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    id: str
+    message: str
+
+
+@functools.cache
+def _explain_rules() -> tuple[tuple[str, re.Pattern[str], str, bool], ...]:
+    return tuple((row["id"], re.compile(row["match"]), row["message"], bool(row.get("in_notes")))
+                 for row in _data().get("explain", []))
+
+
+_NAMED_RE = re.compile(r"(?:'(?P<header>[\w./]+)' file not found|(?:unknown type name|use of undeclared identifier"
+                       r"|no template named|no type named) '(?P<name>\w+)')")
+
+
+def explain(diag: Diagnostic) -> Explanation | None:
+    """What to do about an error no rule fixes (fixers.toml [[explain]]), if porter knows: also any error naming a
+    CUDA-only feature's identifier or header (porter/data/cuda_only.toml), which porter leaves as written."""
+    for rule_id, pattern, message, in_notes in _explain_rules():
+        m = pattern.search(diag.message + ("\n" + "\n".join(diag.notes) if in_notes else ""))
+        if m:
+            return Explanation(rule_id, message.format(**{k: v or "" for k, v in m.groupdict().items()}))
+    m = _NAMED_RE.search(diag.message)
+    if m:
+        feature = load_api_map().cuda_only(m["header"] or m["name"])
+        if feature is not None:
+            return Explanation(feature.id, feature.detail)
+    return None
 
 
 def header_for(ident: str) -> str | None:
@@ -368,6 +400,74 @@ def _replace_include(rule: Rule, diag: Diagnostic, m: re.Match, tree: _Tree) -> 
     return False
 
 
+def _receiver_start(text: str, end: int) -> int:
+    """Start of the postfix expression ending at `end` (`a`, `a.b`, `p->q[i]`, `f(x)`, `ns::t<4>(g)`), on one line."""
+    i = end
+    while True:
+        while i > 0 and text[i - 1] in " \t":
+            i -= 1
+        if i > 0 and text[i - 1] in ")]":
+            close, depth = text[i - 1], 0
+            opener = "(" if close == ")" else "["
+            j = i - 1
+            while j >= 0:
+                depth += text[j] == close
+                depth -= text[j] == opener
+                if depth == 0:
+                    break
+                j -= 1
+            if j < 0:
+                return end
+            i = j
+            if text[i - 1: i] == ">":  # template arguments before a call: f<32>(g)
+                depth, j = 0, i - 1
+                while j >= 0 and not (text[j] == "<" and depth == 1):
+                    depth += text[j] == ">"
+                    depth -= text[j] == "<"
+                    j -= 1
+                if j < 0:
+                    return end
+                i = j
+            continue
+        j = i
+        while j > 0 and (text[j - 1].isalnum() or text[j - 1] == "_"):
+            j -= 1
+        if j == i:
+            return i
+        i = j
+        k = i
+        while k > 0 and text[k - 1] in " \t":
+            k -= 1
+        if text[max(0, k - 2): k] in ("::", "->"):
+            i = k - 2
+        elif text[k - 1: k] == ".":
+            i = k - 1
+        else:
+            return i
+
+
+def _cg_member_call(rule: Rule, diag: Diagnostic, m: re.Match, tree: _Tree) -> bool:
+    """`g.member(args)` -> `porter_cg::member(g, args)` at the error's column (`p->member()` -> `(*p)`)."""
+    member = m["member"]
+    for f, ln, col in _locations(diag, tree)[:1]:
+        text = tree.lines(f)[ln - 1]
+        at = col - 1
+        call = re.compile(rf"{member}\s*\(\s*").match(text, at)
+        before = text[:at].rstrip()
+        arrow = before.endswith("->")
+        if call is None or not (arrow or before.endswith(".")):
+            return False
+        dot = len(before) - (2 if arrow else 1)
+        start = _receiver_start(text, dot)
+        receiver = text[start:dot].strip()
+        if not receiver:
+            return False
+        has_args = text[call.end(): call.end() + 1] != ")"
+        new = (text[:start] + f"porter_cg::{member}(" + ("*" if arrow else "") + receiver + (", " if has_args else "")
+               + text[call.end():])
+        tree.set_line(f, ln, new)
+        tree.shims[f].add(rule.params["shim"])
+        return True
 def _device_prop_member(rule: Rule, diag: Diagnostic, m: re.Match, tree: _Tree) -> bool:
     """`prop.asyncEngineCount` on a hipDeviceProp_t that lacks it: the accessor of porter_device_props.h."""
     from porter.translate import device_prop_fields, rewrite_access
@@ -404,6 +504,7 @@ _ACTIONS = {
     "replace_at_column": _replace_at_column,
     "void_ptr_arith": _void_ptr_arith,
     "cast_expression": _cast_expression,
+    "cg_member_call": _cg_member_call,
     "device_prop_member": _device_prop_member,
 }
 

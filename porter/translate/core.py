@@ -33,6 +33,7 @@ from porter.translate.options import (
     Conversion,
     LaunchSyntax,
     Reason,
+    RocmVersion,
     TranslateOptions,
     TranslationResult,
     Unconverted,
@@ -57,6 +58,7 @@ RENAMABLE_NODE_TYPES = frozenset({"identifier", "type_identifier", "namespace_id
                                   "statement_identifier", "sized_type_specifier"})
 DEFINITION_PARENTS = frozenset({"preproc_def", "preproc_function_def"})
 HUGE_FILE_BYTES = 32 * 1024 * 1024
+_PRIMITIVE_LIBRARIES = ("thrust/", "cub/", "hipcub/", "rocprim/")  # headers of libraries built on rocPRIM
 
 
 class Edit(NamedTuple):
@@ -85,6 +87,11 @@ def _scan():
     from porter import scan
 
     return scan
+
+
+@functools.cache
+def _cg_member_pattern(names: tuple[str, ...]) -> re.Pattern[bytes]:
+    return re.compile(rb"(?:\.|->)\s*(" + "|".join(names).encode() + rb")\s*\(")
 
 
 class OutputFacts:
@@ -127,6 +134,7 @@ class _Translation:
         self._names: set[str] = set()  # the distinct candidate names
         self._shaped: set[str] = set()  # candidate names with call shapes
         self._claimed: set[int] = set()  # identifier offsets a rewrite already renamed
+        self._keep = self._claimed  # also the CUDA-only spots left as written (dynamic parallelism)
 
     @functools.cached_property
     def lines(self) -> LineIndex:
@@ -143,9 +151,11 @@ class _Translation:
         self._shaped = (call_shapes().keys() | struct_orders().keys()) & self._names
         wants_launch = self.options.launch_syntax is LaunchSyntax.HIP and b"<<<" in self.source
         wants_fixes = self.options.hazard_fixes and _scan().may_need_fix(self.source)
+        cg_calls = self._cg_member_offsets()
         wants_vector_ops = may_define_vector_operators(self.source)
         wants_device_props = b"cudaDeviceProp" in self.source
-        if not (candidates or wants_launch or wants_fixes or wants_vector_ops or self._has_include_to_rewrite()
+        if not (candidates or wants_launch or wants_fixes or wants_vector_ops or cg_calls
+                or self._has_include_to_rewrite()
                 or (b"asm" in self.source and ASM_KEYWORD.search(self.source))):
             self.result.output_facts = OutputFacts(self.source, None, [], frozenset(self._names))
             return self.result  # nothing CUDA here: skip the parse entirely (cheapest checks first)
@@ -154,13 +164,16 @@ class _Translation:
                 f"file is {len(self.source) // (1024 * 1024)} MiB: translated lexically without a syntax tree"
             )
         else:
-            self._parse(candidates, wants_launch, wants_fixes)
+            self._parse(candidates, wants_launch, wants_fixes, cg_calls)
         self._includes()
         self._inline_asm()
+        self._dynamic_parallelism()
         if wants_launch:
             self._launches()
         if wants_fixes:
             self._hazard_fixes()
+        if cg_calls:
+            self._cg_member_calls(cg_calls)
         if self._shaped and self.tree is not None:
             self._call_shapes(candidates)
         self._identifiers(candidates)
@@ -175,14 +188,15 @@ class _Translation:
         self.result.unconverted.sort(key=lambda u: (u.line, u.column))
         return self.result
 
-    def _parse(self, candidates: list[tuple[int, int, str]], wants_launch: bool, wants_fixes: bool) -> None:
+    def _parse(self, candidates: list[tuple[int, int, str]], wants_launch: bool, wants_fixes: bool,
+               cg_calls: list[tuple[int, str]]) -> None:
         """Parse the pieces whose meaning needs the grammar (all of the file when its braces do not balance)."""
         pieces = None if self.options.full_parse else self.layout.pieces
         if pieces is None:
             self.tree = syntax.parse(self.source)
             self._parsed_starts, self._parsed_ends = [0], [len(self.source)]
         else:
-            ranges = self._ranges_to_parse(pieces, candidates, wants_launch, wants_fixes)
+            ranges = self._ranges_to_parse(pieces, candidates, wants_launch, wants_fixes, [o for o, _ in cg_calls])
             if not ranges:
                 return
             lines = self.lines
@@ -200,7 +214,7 @@ class _Translation:
             )
 
     def _ranges_to_parse(self, pieces: list, candidates: list[tuple[int, int, str]], wants_launch: bool,
-                         wants_fixes: bool) -> list[tuple[int, int]]:
+                         wants_fixes: bool, cg_at: list[int]) -> list[tuple[int, int]]:
         """The byte ranges to parse: every piece that needs the tree, plus — when the hazard fixes run, since
         they evaluate constants and macros — the file's directives, scopes and declarations."""
         layout, source = self.layout, self.source
@@ -224,7 +238,8 @@ class _Translation:
         for piece in pieces:
             s, e = piece.start, piece.end
             wanted = ((inside(member_at, s, e) and inside(starts, s, e)) or inside(symbol_starts, s, e)
-                      or inside(launch_at, s, e) or inside(fix_at, s, e) or inside(collapse_at, s, e))
+                      or inside(launch_at, s, e) or inside(fix_at, s, e) or inside(collapse_at, s, e)
+                      or inside(cg_at, s, e))
             any_needed = any_needed or wanted
             if wanted or piece.kind in (PieceKind.DIRECTIVE, PieceKind.SCOPE, PieceKind.DECLARATION):
                 needed.append((s, e))  # the frame around parsed pieces is cheap, and what constants come from
@@ -266,7 +281,9 @@ class _Translation:
         text with comments and literals blanked, so those never become candidates.
         """
         known = self.map.byte_keys
-        hits = {i for i in set(IDENTIFIER.findall(self.source)) if i in known or CUDA_LOOKING_BYTES.match(i)}
+        only = self.map.cuda_only_bytes_re
+        hits = {i for i in set(IDENTIFIER.findall(self.source))
+                if i in known or CUDA_LOOKING_BYTES.match(i) or (only is not None and only.fullmatch(i))}
         if not hits:
             return []
         names = {h: h.decode("ascii") for h in hits}
@@ -393,8 +410,18 @@ class _Translation:
                     entry = namespace
             if entry is not None and name in self.map.ocp_fp8 and self._fp8_format() != "fnuz":
                 entry = self.map.ocp_fp8[name]
+            if (name in self.map.no_image or name in self.map.no_image_agent) and not self._image_support():
+                if name in self.map.no_image_agent:
+                    what = self.map.no_image_agent[name]
+                    self._unconverted(name, start, Reason.NEEDS_AGENT, "texture",
+                                      f"{what} on {self.options.target}: this GPU has no image support (HIP marks "
+                                      f"the texture API unavailable there) and porter's texture shim does not "
+                                      f"cover {what}; read the data from ordinary memory instead (recipe: "
+                                      f"prompts/textures_no_image.md.j2)")
+                    continue
+                entry = self.map.no_image[name]
             if entry is None:
-                if CUDA_LOOKING.match(name) and not self._is_user_defined(name):
+                if (CUDA_LOOKING.match(name) or self.map.cuda_only(name)) and not self._is_user_defined(name):
                     self._unconverted(name, start, Reason.NOT_MAPPED, "", "porter has no mapping for this identifier")
                 continue
             if entry.unsupported is not None:
@@ -420,6 +447,7 @@ class _Translation:
         with nothing to report; None when uses need the checks in _identifiers."""
         entry = self.map.apis.get(name)
         if (entry is None or not entry.hip or entry.unsupported is not None or name in self.map.ocp_fp8
+                or name in self.map.no_image or name in self.map.no_image_agent
                 or name in self.map.defined_only or name in self.map.symbol_args
                 or not entry.available_in(self.options.rocm)):
             return None
@@ -462,6 +490,11 @@ class _Translation:
 
         return resolve_target(self.options.target).fp8_format
 
+    def _image_support(self) -> bool:
+        from porter.targets import resolve_target
+
+        return resolve_target(self.options.target).image_support
+
     def _is_defined_test(self, start: int, end: int) -> bool:
         """`#ifdef X`, `#ifndef X`, `defined(X)`: only whether X is defined matters."""
         return self.layout.is_defined_test(start)
@@ -495,6 +528,8 @@ class _Translation:
         self.result.conversions.append(Conversion("symbol", arg.text.decode("utf-8", "replace"), "HIP_SYMBOL", self.lines.line(start)))
 
     def _unconverted(self, name: str, offset: int, reason: Reason, family: str, detail: str) -> None:
+        if reason in (Reason.NO_HIP_EQUIVALENT, Reason.NOT_MAPPED) and (feature := self.map.cuda_only(name)):
+            reason, family, detail = Reason.NO_HIP_EQUIVALENT, "cuda-only", feature.detail  # the way out, not "no HIP"
         line = self.lines.line(offset)
         if (name, line) in self._reported:
             return
@@ -532,6 +567,20 @@ class _Translation:
                 self._replace_include(start, end, entry.hip, "header", path)
             if entry.hip:
                 included.add(entry.hip)
+        if any(p.startswith(_PRIMITIVE_LIBRARIES) for p in included):
+            self._libraries_know_target()
+
+    def _libraries_know_target(self) -> None:
+        """hipCUB/rocThrust sit on rocPRIM, which must know the target: say so when the ROCm ported for predates it."""
+        from porter.targets import resolve_target
+
+        target = resolve_target(self.options.target)
+        rocm = self.options.rocm
+        if target.libraries_since and rocm is not None and rocm < RocmVersion.parse(target.libraries_since):
+            self.result.warnings.append(
+                f"hipCUB/rocThrust/rocPRIM code: rocPRIM in ROCm {rocm} does not know {target.arch} (its libraries "
+                f"arrive with ROCm {target.libraries_since}), so this file will not compile for {target.arch} with "
+                f"that ROCm; build for another target or use ROCm {target.libraries_since} or later")
 
     def _include_before(self, directive: int, header: str, old: str) -> None:
         """`#include <header>` on a line of its own before the directive at `directive` (same line ending)."""
@@ -602,6 +651,8 @@ class _Translation:
                               "file too big to parse: launches were left as <<<>>>")
             return
         for node in self._nodes_at(re.finditer(rb"<<<", self.source), "kernel_call_syntax"):
+            if node.start_byte in self._keep:
+                continue  # a launch from device code (dynamic parallelism): reported, not rewritten
             call = node.parent
             if call is None or call.type != "call_expression":
                 continue
@@ -629,6 +680,89 @@ class _Translation:
             kernel = function.text.decode("utf-8", "replace")
             self.result.conversions.append(Conversion("launch", f"{kernel}<<<...>>>", "hipLaunchKernelGGL", self.lines.line(call.start_byte)))
 
+    # -- cooperative-groups members HIP lacks ---------------------------------------------------------------
+    def _cg_member_offsets(self) -> list[tuple[int, str]]:
+        """(offset, name) of each `.name(` / `->name(` call of a cooperative-groups member the ROCm may lack, in a
+        file that uses cooperative groups (decided on the text, before any parse)."""
+        if b"cooperative_groups" not in self.source or not self.map.cg_members:
+            return []
+        names = sorted(n for n, m in self.map.cg_members.items() if m.missing_in(self.options.rocm))
+        if not names or not any(n.encode() in self.source for n in names):
+            return []
+        pattern = _cg_member_pattern(tuple(names))
+        return [(m.start(1), m.group(1).decode()) for m in pattern.finditer(self.layout.code)]
+
+    def _cg_member_calls(self, calls: list[tuple[int, str]]) -> None:
+        """`g.name(args)` -> `porter_cg::name(g, args)` (`p->name()` -> `porter_cg::name(*p)`): the shim calls the
+        group's own member where its type has one, so the rewrite is safe on any ROCm."""
+        if self.tree is None:
+            return
+        for offset, name in calls:
+            if not self._parsed(offset):
+                continue  # a macro body or a file too big to parse: the build's error goes to the rule fixer
+            node = self.tree.root_node.descendant_for_byte_range(offset, offset + len(name))
+            member = node.parent if node is not None and node.type == "field_identifier" else None
+            call = member.parent if member is not None and member.type == "field_expression" else None
+            if call is None or call.type != "call_expression" or call.child_by_field_name("function") != member:
+                continue
+            receiver, args = member.child_by_field_name("argument"), call.child_by_field_name("arguments")
+            arrow = member.child_by_field_name("operator")
+            if receiver is None or args is None or arrow is None:
+                continue
+            count = sum(1 for c in args.named_children if c.type != "comment")
+            if count != self.map.cg_members[name].args:
+                continue  # another method of the same name (std::bitset::any() takes none)
+            deref = b"*" if arrow.type == "->" else b""
+            self.edits.append(Edit(receiver.start_byte, receiver.start_byte, b"porter_cg::" + name.encode() + b"(" + deref))
+            self.edits.append(Edit(receiver.end_byte, args.start_byte + 1, b", " if count else b""))
+            self.result.conversions.append(
+                Conversion("cooperative_groups", f".{name}()", f"porter_cg::{name}", self.lines.line(offset)))
+
+    # -- CUDA-only features found by structure -------------------------------------------------------------
+    def _dynamic_parallelism(self) -> None:
+        """`<<<>>>` launches and device-runtime calls inside __global__/__device__ (not __host__) functions: CUDA's
+        dynamic parallelism, which ROCm lacks. Reported with the way out and left as they are."""
+        source = self.source
+        if (b"__global__" not in source and b"__device__" not in source) or not self.map.device_runtime:
+            return
+        runtime = [n for n in self.map.device_runtime if n.encode() in source]
+        if b"<<<" not in source and not runtime:
+            return
+        feature = next((f for f in self.map.cuda_only_names.values() if f.id == "dynamic-parallelism"), None)
+        if feature is None:
+            return
+        code = self.layout.code
+        calls = re.compile(rb"(?<![\w.>:])(" + "|".join(sorted(runtime)).encode() + rb")\s*\(") if runtime else None
+        for body_start, end in self._device_only_bodies():
+            for m in re.finditer(rb"<<<", code[body_start:end]):
+                at = body_start + m.start()  # where the launch's kernel_call_syntax node starts
+                self._keep.add(at)
+                self._unconverted("<<<>>>", at, Reason.NO_HIP_EQUIVALENT, "cuda-only",
+                                  "a kernel launch in device code: " + feature.detail)
+            if calls is not None:
+                for m in calls.finditer(code, body_start, end):
+                    self._keep.add(m.start(1))
+                    self._unconverted(m.group(1).decode(), m.start(1), Reason.NO_HIP_EQUIVALENT, "cuda-only",
+                                      "the CUDA device runtime, called from device code: " + feature.detail)
+
+    def _device_only_bodies(self) -> Iterator[tuple[int, int]]:
+        """(body start, end) of each top-level function declared __global__, or __device__ without __host__."""
+        code = self.layout.code
+        pieces = self.layout.pieces
+        if pieces is not None:
+            spans = [(p.start, p.end) for p in pieces if p.kind is PieceKind.FUNCTION]
+        else:  # braces that do not pair up: ask the whole file's tree
+            tree = self.tree if self._parsed_whole and self.tree is not None else syntax.parse(self.source)
+            spans = [(n.start_byte, n.end_byte) for n in tree.root_node.children if n.type == "function_definition"]
+        for start, end in spans:
+            brace = code.find(b"{", start, end)
+            if brace < 0:
+                continue
+            head = code[start:brace]
+            if re.search(rb"\b__global__\b", head) or (re.search(rb"\b__device__\b", head)
+                                                        and not re.search(rb"\b__host__\b", head)):
+                yield brace, end
+
     # -- calls whose argument lists differ ---------------------------------------------------------------------
     def _call_shapes(self, candidates: list[tuple[int, int, str]]) -> None:
         assert self.tree is not None
@@ -636,6 +770,8 @@ class _Translation:
         for start, end, name in candidates:
             if name not in self._shaped or not self._parsed(start) or not self._is_code_by_tree(start, end):
                 continue
+            if name in self.map.no_image and not self._image_support():
+                continue  # the texture shim takes CUDA's own signature, defaults included
             node = self.tree.root_node.descendant_for_byte_range(start, end)
             if name in orders:
                 edits = struct_init_edits(node, name) if node is not None else []

@@ -8,7 +8,7 @@ import os
 import pickle
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
@@ -45,6 +45,34 @@ class HeaderEntry:
     needs: str | None = None  # a HIP header that must be included before this one (some ROCm versions need it)
 
 
+@dataclass(frozen=True, slots=True)
+class CgMember:
+    """A cooperative-groups member HIP lacks (before `since`, or without the `opt_in` macro): rewritten as a call of
+    the porter_cg function of the same name (rewrites.toml [cg_members])."""
+
+    name: str
+    args: int
+    since: RocmVersion | None = None
+    opt_in: str | None = None
+
+    def missing_in(self, rocm: RocmVersion | None) -> bool:
+        """Whether HIP may lack it: no release has it, it needs a macro, or the ROCm known predates it."""
+        return self.since is None or self.opt_in is not None or (rocm is not None and rocm < self.since)
+
+
+@dataclass(frozen=True, slots=True)
+class CudaOnlyFeature:
+    """A CUDA feature ROCm lacks altogether (porter/data/cuda_only.toml): reported with the usual way out."""
+
+    id: str
+    name: str
+    way_out: str
+
+    @property
+    def detail(self) -> str:
+        return f"{self.name}: not available on ROCm. {self.way_out}"
+
+
 class MappingDataError(RuntimeError):
     pass
 
@@ -58,6 +86,13 @@ class ApiMap:
     symbol_args: dict[str, int]  # API -> index of the argument to wrap in HIP_SYMBOL()
     defined_only: dict[str, str]  # macro -> why only defined()/#ifdef uses are translated
     ocp_fp8: dict[str, ApiEntry]  # FP8 names for targets whose FP8 is OCP (or absent): CUDA's encoding kept
+    # targets without image support: CUDA texture names -> porter_texture.h's, and what that shim cannot replace
+    no_image: dict[str, ApiEntry] = field(default_factory=dict)
+    no_image_agent: dict[str, str] = field(default_factory=dict)
+    cuda_only_names: dict[str, CudaOnlyFeature] = field(default_factory=dict)  # exact names and headers
+    cuda_only_patterns: tuple[tuple[str, CudaOnlyFeature], ...] = ()  # (whole-identifier regex, feature)
+    device_runtime: frozenset[str] = frozenset()  # CUDA's device runtime API (dynamic parallelism in device code)
+    cg_members: dict[str, CgMember] = field(default_factory=dict)  # cooperative-groups members HIP lacks: rewritten as porter_cg:: calls
 
     @functools.cached_property
     def byte_keys(self) -> frozenset[bytes]:
@@ -68,10 +103,29 @@ class ApiMap:
             if e.hip != n or e.unsupported or e.since or n in self.defined_only or n in self.symbol_args
         )
         # qualified keys (cooperative_groups::reduce, thrust::cuda) are found by their last part
-        return frozenset(n.rsplit("::", 1)[-1].encode() for n in (*actionable, *self.namespaces))
+        return frozenset(n.rsplit("::", 1)[-1].encode()
+                         for n in (*actionable, *self.namespaces, *self.no_image, *self.no_image_agent))
 
     def lookup(self, name: str) -> ApiEntry | None:
         return self.apis.get(name)
+
+    @functools.cached_property
+    def cuda_only_re(self) -> re.Pattern[str] | None:
+        """One regex for every CUDA-only identifier pattern (None when there are none)."""
+        if not self.cuda_only_patterns:
+            return None
+        return re.compile("|".join(f"(?:{p})" for p, _ in self.cuda_only_patterns))
+
+    @functools.cached_property
+    def cuda_only_bytes_re(self) -> re.Pattern[bytes] | None:
+        return re.compile(self.cuda_only_re.pattern.encode()) if self.cuda_only_re is not None else None
+
+    def cuda_only(self, name: str) -> CudaOnlyFeature | None:
+        """The CUDA-only feature an identifier or header belongs to, if any."""
+        feature = self.cuda_only_names.get(name)
+        if feature is not None or self.cuda_only_re is None or not self.cuda_only_re.fullmatch(name):
+            return feature
+        return next(f for p, f in self.cuda_only_patterns if re.fullmatch(p, name))
 
     def header(self, path: str) -> HeaderEntry | None:
         entry = self.headers.get(path)
@@ -137,7 +191,8 @@ def _cache_file(files: list) -> Path | None:
 @functools.cache
 def load_api_map() -> ApiMap:
     data = resources.files("porter").joinpath("data")
-    files = [*_data_files("apis"), data.joinpath("headers.toml"), data.joinpath("rewrites.toml")]
+    files = [*_data_files("apis"), data.joinpath("headers.toml"), data.joinpath("rewrites.toml"),
+             data.joinpath("cuda_only.toml")]
     cache = _cache_file([f for f in files if f.is_file()])
     if cache is not None and cache.is_file():
         try:
@@ -195,5 +250,26 @@ def _parse_api_map() -> ApiMap:
     ocp_fp8 = {cuda: ApiEntry(cuda=cuda, hip=hip, family="fp8", kind="type", since=ocp_since,
                               note="OCP encoding, as in CUDA")
                for cuda, hip in ocp.get("names", {}).items()}
+    cg_members = {name: CgMember(name, int(row["args"]), _version(row.get("since"), f"rewrites.toml: cg_members.{name}"),
+                                 row.get("opt_in"))
+                  for name, row in rewrites.get("cg_members", {}).items()}
+    no_image_rows = rewrites.get("no_image", {})
+    no_image = {cuda: ApiEntry(cuda=cuda, hip=name, family="texture-shim",
+                               kind=apis[cuda].kind if cuda in apis else "function",
+                               note="shims/porter_texture.h: no image support on this target")
+                for cuda, name in no_image_rows.get("names", {}).items()}
+    no_image_agent = dict(no_image_rows.get("needs_agent", {}))
+    cuda_only_file = resources.files("porter").joinpath("data", "cuda_only.toml")
+    cuda_only = tomllib.loads(cuda_only_file.read_text("utf-8")) if cuda_only_file.is_file() else {}
+    only_names: dict[str, CudaOnlyFeature] = {}
+    only_patterns: list[tuple[str, CudaOnlyFeature]] = []
+    device_runtime: set[str] = set()
+    for row in cuda_only.get("feature", []):
+        feature = CudaOnlyFeature(row["id"], row["name"], row["way_out"])
+        for name in (*row.get("names", ()), *row.get("headers", ())):
+            only_names[name] = feature
+        only_patterns.extend((p, feature) for p in row.get("patterns", ()))
+        device_runtime.update(row.get("device_runtime", ()))
     prefixes.sort(key=lambda p: -len(p[0]))  # longest prefix first
-    return ApiMap(apis, namespaces, headers, tuple(prefixes), symbol_args, defined_only, ocp_fp8)
+    return ApiMap(apis, namespaces, headers, tuple(prefixes), symbol_args, defined_only, ocp_fp8, no_image,
+                  no_image_agent, only_names, tuple(only_patterns), frozenset(device_runtime), cg_members)

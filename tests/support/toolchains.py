@@ -88,3 +88,47 @@ def missing_toolchain(message: str) -> None:
 
 def toolchain_by_version(version: RocmVersion) -> HipToolchain | None:
     return next((t for t in detected_toolchains() if t.rocm == version), None)
+
+
+# -- the failure-class tests (classes 8-11): one compiler per ROCm generation, one arch each ---------------------
+@dataclass(frozen=True)
+class Hipcc:
+    """A detected toolchain compiling for one arch: `compile(source, *flags)` is `hipcc -x hip -c source`."""
+
+    tool: HipToolchain
+    arch: str
+
+    @property
+    def version(self) -> tuple[int, int]:
+        rocm = self.tool.rocm
+        return (rocm.major, rocm.minor) if rocm else (0, 0)
+
+    @property
+    def label(self) -> str:
+        return f"ROCm {self.version[0]}.{self.version[1]} {self.arch}"
+
+    def compile(self, source: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+        cmd = self.tool.toolchain.command(f"--offload-arch={self.arch}", "-x", "hip", "-c", str(source), "-o",
+                                          str(source) + ".o", *flags)
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=900, check=False,
+                              env={**os.environ, "HIP_PLATFORM": "amd"})
+
+
+def system_hipcc() -> Hipcc:
+    """A ROCm 5.x toolchain (Debian 12's 5.2) compiling for gfx90a: skipped where missing, a failure in CI."""
+    tool = next((t for t in detected_toolchains() if t.rocm is not None and t.rocm.major < 6), None)
+    if tool is None:
+        missing_toolchain("no ROCm 5.x hipcc (Debian's hipcc) found")
+    return Hipcc(tool, FALLBACK_ARCH)
+
+
+def newer_hipcc() -> Hipcc:
+    """A ROCm 6+ toolchain that compiles for gfx942 (`porter toolchain install`, or PORTER_HIPCC)."""
+    tool = next((t for t in reversed(detected_toolchains()) if t.rocm is not None and t.rocm.major >= 6
+                 and "gfx942" in t.arches), None)
+    if tool is None:
+        missing_toolchain("no ROCm 6 toolchain for gfx942 (porter toolchain install, or PORTER_HIPCC)")
+    return Hipcc(tool, "gfx942")
+
+
+TOOLCHAINS = {"rocm52": system_hipcc, "rocm6x": newer_hipcc}

@@ -1,0 +1,44 @@
+// HIP names over CUDA, just enough to build porter_texture.h with nvcc (test harness only)
+#pragma once
+#include <cuda_runtime.h>
+#define hipError_t cudaError_t
+#define hipSuccess cudaSuccess
+#define hipErrorInvalidValue cudaErrorInvalidValue
+#define hipErrorNotSupported cudaErrorNotSupported
+#define hipErrorOutOfMemory cudaErrorMemoryAllocation
+#define hipGetErrorString cudaGetErrorString
+#define hipMalloc cudaMalloc
+#define hipMallocPitch cudaMallocPitch
+#define hipFree cudaFree
+#define hipMemcpy cudaMemcpy
+#define hipMemcpyAsync cudaMemcpyAsync
+#define hipMemcpy2D cudaMemcpy2D
+#define hipMemcpy2DAsync cudaMemcpy2DAsync
+#define hipMemcpy3DAsync cudaMemcpy3DAsync
+#define hipMemcpy3DParms cudaMemcpy3DParms
+#define hipStreamSynchronize cudaStreamSynchronize
+#define hipDeviceSynchronize cudaDeviceSynchronize
+#define hipStream_t cudaStream_t
+#define hipMemcpyKind cudaMemcpyKind
+#define hipMemcpyHostToDevice cudaMemcpyHostToDevice
+#define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
+#define hipPos cudaPos
+#define hipPitchedPtr cudaPitchedPtr
+#define hipExtent cudaExtent
+#define make_hipPitchedPtr make_cudaPitchedPtr
+#define make_hipExtent make_cudaExtent
+#define hipChannelFormatDesc cudaChannelFormatDesc
+#define hipCreateChannelDesc cudaCreateChannelDesc
+#define hipResourceType cudaResourceType
+#define hipResourceTypeArray cudaResourceTypeArray
+#define hipResourceTypeLinear cudaResourceTypeLinear
+#define hipResourceTypePitch2D cudaResourceTypePitch2D
+#define hipMipmappedArray_t cudaMipmappedArray_t
+#define hipTextureDesc cudaTextureDesc
+#define hipFilterModeLinear cudaFilterModeLinear
+#define hipReadModeNormalizedFloat cudaReadModeNormalizedFloat
+#define hipSurfaceBoundaryMode cudaSurfaceBoundaryMode
+#define hipBoundaryModeZero cudaBoundaryModeZero
+#define hipBoundaryModeTrap cudaBoundaryModeTrap
+#define hipBoundaryModeClamp cudaBoundaryModeClamp

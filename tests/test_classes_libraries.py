@@ -1,0 +1,213 @@
+"""Failure class 10 of the real-code issue: library pieces.
+
+cuFFT's Xt API maps to hipFFT's (multi-GPU descriptors from ROCm 6.0, cuFFTMp's distribution calls as of 6.4);
+asynchronous copies (cuda_pipeline_primitives.h, cooperative_groups::memcpy_async) become ordinary copies
+(shims/porter_pipeline.h), while libcu++'s cuda::pipeline/cuda::barrier are reported with the way out; WMMA (mma.h)
+is reported naming rocWMMA and its shapes, since no toolchain here has rocWMMA; Thrust and CUB port to rocThrust and
+hipCUB, which compile for gfx942 with ROCm 6.4 and not for gfx950 (rocPRIM 3.4 does not know it).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from support.toolchains import newer_hipcc, system_hipcc
+
+from porter.build.diagnostics import parse_clang_output
+from porter.fix import explain
+from porter.translate import Reason, RocmVersion, TranslateOptions, translate
+
+SHIMS = Path(__file__).resolve().parents[1] / "shims"
+
+FFT_XT = b"""#include <cufft.h>
+#include <cufftXt.h>
+#include <cuda_runtime.h>
+// A 2D C2C transform spread over two GPUs with cuFFT's Xt descriptors.
+int fft_two_gpus(cufftComplex* host, int nx, int ny) {
+    cufftHandle plan;
+    cufftCreate(&plan);
+    int gpus[2] = {0, 1};
+    cufftXtSetGPUs(plan, 2, gpus);
+    size_t work[2];
+    cufftMakePlan2d(plan, nx, ny, CUFFT_C2C, work);
+    cudaLibXtDesc* data;
+    cufftXtMalloc(plan, &data, CUFFT_XT_FORMAT_INPLACE);
+    cufftXtMemcpy(plan, data, host, CUFFT_COPY_HOST_TO_DEVICE);
+    cufftXtExecDescriptorC2C(plan, data, data, CUFFT_FORWARD);
+    cufftXtMemcpy(plan, host, data, CUFFT_COPY_DEVICE_TO_HOST);
+    int first = data->descriptor->GPUs[0];
+    cufftXtFree(data);
+    cufftDestroy(plan);
+    return first < MAX_CUDA_DESCRIPTOR_GPUS ? 0 : 1;
+}
+"""
+
+
+def _port(source: bytes, **options) -> tuple[str, object]:
+    result = translate(source, TranslateOptions(**options))
+    return result.output.decode(), result
+
+
+def test_cufft_xt_maps_to_hipfft_with_versions() -> None:
+    out, result = _port(FFT_XT, rocm=RocmVersion(6, 4))
+    for expected in ("#include <hipfft/hipfftXt.h>", "hipfftXtSetGPUs(plan, 2, gpus)", "hipLibXtDesc* data;",
+                     "hipfftXtMalloc(plan, &data, HIPFFT_XT_FORMAT_INPLACE)", "HIPFFT_COPY_HOST_TO_DEVICE",
+                     "hipfftXtExecDescriptorC2C(plan, data, data, HIPFFT_FORWARD)", "hipfftXtFree(data)",
+                     "MAX_HIP_DESCRIPTOR_GPUS"):
+        assert expected in out, expected
+    assert not result.unconverted
+    _, old = _port(FFT_XT, rocm=RocmVersion(5, 7))
+    assert {u.name for u in old.unconverted if u.reason is Reason.NEWER_ROCM} >= {"cufftXtMalloc", "cudaLibXtDesc"}
+    detail = next(u.detail for u in old.unconverted if u.name == "cufftXtMalloc")
+    assert "first appears in ROCm 6.0" in detail
+
+
+def test_cufft_xt_pieces_hipfft_lacks_say_what_to_do() -> None:
+    src = b"#include <cufftXt.h>\nvoid f(cufftHandle p, void* w[2]) { cufftXtSetWorkArea(p, w); }\n"
+    _, result = _port(src)
+    (left,) = result.unconverted
+    assert left.name == "cufftXtSetWorkArea" and left.reason is Reason.NO_HIP_EQUIVALENT
+    assert "auto-allocation" in left.detail
+
+
+@pytest.mark.hipcc
+def test_cufft_xt_port_compiles_with_rocm_6(tmp_path: Path) -> None:
+    hipcc = newer_hipcc()
+    src = tmp_path / "fft.hip"
+    src.write_text(_port(FFT_XT, rocm=RocmVersion(*hipcc.version))[0])
+    proc = hipcc.compile(src)
+    assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"
+
+
+PIPELINE = b"""#include <cuda_runtime.h>
+#include <cuda_pipeline_primitives.h>
+#include <cooperative_groups.h>
+#include <cooperative_groups/memcpy_async.h>
+namespace cg = cooperative_groups;
+// Stage a tile into shared memory with cp.async primitives, and a second one with cg::memcpy_async.
+__global__ void stage(const float4* in, const float* more, float* out, int n) {
+    __shared__ float4 tile[256];
+    __shared__ float rest[256];
+    __pipeline_memcpy_async(&tile[threadIdx.x], &in[blockIdx.x * 256 + threadIdx.x], sizeof(float4));
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    __syncthreads();
+    cg::thread_block block = cg::this_thread_block();
+    cg::memcpy_async(block, rest, more + blockIdx.x * 256, sizeof(float) * 256);
+    cg::wait(block);
+    out[blockIdx.x * 256 + threadIdx.x] = tile[threadIdx.x].x + rest[255 - threadIdx.x];
+}
+"""
+
+
+def test_async_copies_use_the_pipeline_shim() -> None:
+    from porter.fix import needed_shims
+
+    out, result = _port(PIPELINE, rocm=RocmVersion(6, 4))
+    assert "#include <cuda_pipeline_primitives.h>" not in out and "cooperative_groups/memcpy_async.h" not in out
+    assert "__pipeline_memcpy_async(&tile" in out and "cg::memcpy_async(block, rest" in out
+    assert not result.unconverted
+    assert "porter_pipeline" in needed_shims(out, RocmVersion(6, 4))
+
+
+def test_libcudacxx_pipeline_and_barrier_are_reported_with_the_way_out() -> None:
+    src = b"#include <cuda/pipeline>\n#include <cuda/barrier>\n__global__ void k() {}\n"
+    _, result = _port(src)
+    details = {u.name: u.detail for u in result.unconverted}
+    assert "__syncthreads()" in details["cuda/pipeline"] and "consumer_wait" in details["cuda/pipeline"]
+    assert "arrive_and_wait" in details["cuda/barrier"]
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("toolchain", ["rocm52", "rocm6x"])
+def test_async_copy_port_compiles(tmp_path: Path, toolchain: str) -> None:
+    hipcc = system_hipcc() if toolchain == "rocm52" else newer_hipcc()
+    out, _ = _port(PIPELINE, rocm=RocmVersion(*hipcc.version))
+    (tmp_path / "porter_shims").mkdir()
+    shutil.copy(SHIMS / "porter_pipeline.h", tmp_path / "porter_shims")
+    src = tmp_path / "stage.hip"
+    src.write_text(out.replace("namespace cg", '#include "porter_shims/porter_pipeline.h"\nnamespace cg', 1))
+    proc = hipcc.compile(src)
+    assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"
+
+
+WMMA = b"""#include <mma.h>
+#include <cuda_fp16.h>
+using namespace nvcuda;
+__global__ void gemm16(const half* a, const half* b, float* c) {
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc;
+    wmma::fill_fragment(fc, 0.0f);
+    wmma::load_matrix_sync(fa, a, 16);
+    wmma::load_matrix_sync(fb, b, 16);
+    wmma::mma_sync(fc, fa, fb, fc);
+    wmma::store_matrix_sync(c, fc, 16, wmma::mem_row_major);
+}
+"""
+
+
+def test_wmma_is_reported_naming_rocwmma_and_its_shapes() -> None:
+    _, result = _port(WMMA)
+    (left,) = [u for u in result.unconverted if u.name == "mma.h"]
+    assert left.reason is Reason.NO_HIP_EQUIVALENT
+    assert "rocWMMA" in left.detail and "16x16 or 32x32" in left.detail and "wavefront" in left.detail
+
+
+@pytest.mark.hipcc
+def test_wmma_compile_error_is_explained(tmp_path: Path) -> None:
+    """No toolchain here has rocWMMA: the build error gets the explanation, not a bare 'file not found'."""
+    hipcc = system_hipcc()
+    src = tmp_path / "gemm.hip"
+    src.write_text(_port(WMMA)[0])
+    proc = hipcc.compile(src)
+    assert proc.returncode != 0
+    errors = [d for d in parse_clang_output(proc.stderr, tmp_path) if d.severity in ("error", "fatal")]
+    why = {e.id for d in errors if (e := explain(d)) is not None}
+    assert "rocwmma-missing" in why, proc.stderr
+
+
+THRUST_CUB = b"""#include <cub/cub.cuh>
+#include <thrust/device_vector.h>
+#include <thrust/sort.h>
+#include <thrust/reduce.h>
+__global__ void block_sum(const int* in, int* out) {
+    typedef cub::BlockReduce<int, 256> Reduce;
+    __shared__ typename Reduce::TempStorage temp;
+    int total = Reduce(temp).Sum(in[blockIdx.x * 256 + threadIdx.x]);
+    if (threadIdx.x == 0) out[blockIdx.x] = total;
+}
+int sorted_sum(thrust::device_vector<int>& v) {
+    thrust::sort(v.begin(), v.end());
+    return thrust::reduce(v.begin(), v.end());
+}
+"""
+
+
+def test_thrust_and_cub_headers_and_namespaces() -> None:
+    out, result = _port(THRUST_CUB, target="gfx942", rocm=RocmVersion(6, 4))
+    assert "#include <hipcub/hipcub.hpp>" in out and "hipcub::BlockReduce<int, 256>" in out
+    assert "#include <thrust/device_vector.h>" in out and "thrust::sort(" in out
+    assert not result.warnings
+    _, gfx950 = _port(THRUST_CUB, target="gfx950", rocm=RocmVersion(6, 4))
+    assert any("does not know gfx950" in w and "ROCm 7.0" in w for w in gfx950.warnings)
+
+
+@pytest.mark.hipcc
+def test_thrust_and_cub_compile_for_gfx942_and_not_gfx950_on_rocm_64(tmp_path: Path) -> None:
+    hipcc = newer_hipcc()
+    src = tmp_path / "reduce.hip"
+    src.write_text(_port(THRUST_CUB, target="gfx942", rocm=RocmVersion(*hipcc.version))[0])
+    proc = hipcc.compile(src)
+    assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"
+    if hipcc.version >= (7, 0):
+        pytest.skip("rocPRIM of ROCm 7+ knows gfx950")
+    import dataclasses
+
+    gfx950 = dataclasses.replace(hipcc, arch="gfx950")
+    failed = gfx950.compile(src)
+    assert failed.returncode != 0
+    errors = [d for d in parse_clang_output(failed.stderr, tmp_path) if d.severity in ("error", "fatal")]
+    assert {e.id for d in errors if (e := explain(d)) is not None} == {"rocprim-unknown-target"}, failed.stderr
