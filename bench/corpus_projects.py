@@ -1,0 +1,160 @@
+"""The CUDA corpus under bench/corpus/: its projects, their metadata, translation units and nvcc checks.
+
+Each project is a directory with a `corpus.toml`:
+
+    description = "..."
+    build = "cmake"            # cmake | make | none
+    layout = "library"         # sample | sample-collection | library | benchmark | app
+    classes = [2, 6]           # failure classes of issue 9, section 3, that the project exercises
+    [nvcc]
+    flags = ["-rdc=true"]      # extra nvcc flags its build uses
+    needs_headers = ["cublas_v2.h"]   # headers outside the CUDA toolkit core; the nvcc check is skipped without them
+    unavailable = "why nvcc cannot check this project on a normal x86 machine"   # optional
+
+Used by bench/compile_rate.py and tests/test_corpus.py.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+
+# Issue 9, section 3.
+CLASSES: dict[int, str] = {
+    1: "include order",
+    2: "types that collapse onto one HIP type",
+    3: "vector operators HIP already defines",
+    4: "device functions HIP spells differently or lacks",
+    5: "warp-sync builtins",
+    6: "device properties HIP lacks",
+    7: "signatures that differ",
+    8: "cooperative-groups members HIP lacks",
+    9: "textures and surfaces on MI300",
+    10: "library pieces",
+    11: "CUDA-only features",
+}
+BUILDS = {"cmake", "make", "none"}
+LAYOUTS = {"sample", "sample-collection", "library", "benchmark", "app"}
+SOURCE_SUFFIXES = {".cu", ".cpp", ".cc", ".cxx"}
+HEADER_SUFFIXES = {".h", ".hpp", ".cuh", ".inl"}
+# A C++ file is a GPU translation unit when it uses the CUDA runtime/driver or a CUDA library.
+_CUDA_INCLUDE_RE = re.compile(
+    r'#\s*include\s*[<"](?:cuda|cublas|cufft|curand|cusparse|cooperative_groups|thrust/|cub/|nv|mma\.h)')
+# Where CUDA library headers (cuBLAS, cuFFT, cuRAND, cuSPARSE) may sit when they are not in the toolkit itself:
+# `CUDA_LIB_INCLUDE` (os.pathsep-separated) and the folder bench/corpus/fetch_cuda_lib_headers.sh fills.
+DEFAULT_LIB_HEADERS = Path.home() / ".cache" / "porter" / "cuda-lib-headers" / "include"
+
+
+class CorpusError(ValueError):
+    """A project's metadata is missing or malformed."""
+
+
+@dataclass(frozen=True)
+class Project:
+    name: str
+    root: Path
+    description: str
+    build: str
+    layout: str
+    classes: tuple[int, ...]
+    nvcc_flags: tuple[str, ...] = ()
+    needs_headers: tuple[str, ...] = ()
+    nvcc_unavailable: str | None = None
+    extra: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def translation_units(self) -> list[Path]:
+        return translation_units(self.root)
+
+    def include_dirs(self) -> list[Path]:
+        """Every folder that holds a header, as the project's own build adds them (and porter's build does)."""
+        dirs = {self.root}
+        for path in self.root.rglob("*"):
+            if path.is_file() and path.suffix in HEADER_SUFFIXES:
+                dirs.add(path.parent)
+        return sorted(dirs)
+
+
+def _load(meta: Path) -> Project:
+    try:
+        data = tomllib.loads(meta.read_text("utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise CorpusError(f"{meta}: {exc}") from exc
+    root = meta.parent
+    missing = [k for k in ("description", "build", "layout", "classes") if k not in data]
+    if missing:
+        raise CorpusError(f"{meta}: missing {', '.join(missing)}")
+    classes = tuple(data["classes"])
+    if not classes or any(c not in CLASSES for c in classes):
+        raise CorpusError(f"{meta}: classes must be numbers 1-11, got {list(classes)}")
+    if data["build"] not in BUILDS or data["layout"] not in LAYOUTS:
+        raise CorpusError(f"{meta}: build must be one of {sorted(BUILDS)}, layout one of {sorted(LAYOUTS)}")
+    nvcc = data.get("nvcc", {})
+    return Project(
+        name=root.name, root=root, description=data["description"], build=data["build"], layout=data["layout"],
+        classes=classes, nvcc_flags=tuple(nvcc.get("flags", ())), needs_headers=tuple(nvcc.get("needs_headers", ())),
+        nvcc_unavailable=nvcc.get("unavailable"), extra=data,
+    )
+
+
+def load_projects(corpus: Path = CORPUS) -> list[Project]:
+    return [_load(meta) for meta in sorted(corpus.glob("*/corpus.toml"))]
+
+
+def translation_units(root: Path) -> list[Path]:
+    """.cu files always; .cpp/.cc/.cxx files that include a CUDA header (host code calling the runtime)."""
+    out = []
+    for path in sorted(root.rglob("*")):
+        if not path.is_file() or path.suffix not in SOURCE_SUFFIXES:
+            continue
+        if path.suffix == ".cu" or _CUDA_INCLUDE_RE.search(path.read_text("utf-8", "replace")):
+            out.append(path)
+    return out
+
+
+def find_nvcc() -> Path | None:
+    found = shutil.which("nvcc")
+    if found:
+        return Path(found)
+    default = Path("/usr/local/cuda/bin/nvcc")
+    return default if default.is_file() else None
+
+
+def header_search_dirs(nvcc: Path) -> list[Path]:
+    """The toolkit's include dir, extra library header dirs, and the system's."""
+    toolkit = Path(os.environ.get("CUDA_PATH", "/usr/local/cuda")) / "include"
+    dirs = [toolkit, nvcc.resolve().parent.parent / "include"]
+    dirs += [Path(d) for d in os.environ.get("CUDA_LIB_INCLUDE", "").split(os.pathsep) if d]
+    dirs += [DEFAULT_LIB_HEADERS, Path("/usr/include"), Path("/usr/local/include")]
+    seen: list[Path] = []
+    for d in dirs:
+        if d.is_dir() and d.resolve() not in seen:
+            seen.append(d.resolve())
+    return seen
+
+
+def missing_headers(project: Project, search: list[Path]) -> list[str]:
+    return [h for h in project.needs_headers if not any((d / h).is_file() for d in search)]
+
+
+def nvcc_command(nvcc: Path, project: Project, tu: Path, obj: Path, search: list[Path], arch: str = "sm_90") -> list[str]:
+    cmd = [str(nvcc), "-c", f"-arch={arch}", "-std=c++17", str(tu), "-o", str(obj)]
+    cmd += [f"-I{d}" for d in project.include_dirs()]
+    # library headers found outside the toolkit and the system (e.g. a pip wheel's include/) go in as system dirs
+    implicit = {nvcc.resolve().parent.parent / "include", Path("/usr/include"), Path("/usr/local/include")}
+    cmd += [f"-isystem={d}" for d in search if d not in implicit]
+    return cmd + list(project.nvcc_flags)
+
+
+def run_nvcc(cmd: list[str], cwd: Path, timeout: float = 600) -> tuple[bool, str]:
+    try:
+        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return False, f"nvcc timed out after {timeout}s"
+    return proc.returncode == 0, proc.stdout + proc.stderr
