@@ -44,9 +44,11 @@ BUILDS = {"cmake", "make", "none"}
 LAYOUTS = {"sample", "sample-collection", "library", "benchmark", "app"}
 SOURCE_SUFFIXES = {".cu", ".cpp", ".cc", ".cxx"}
 HEADER_SUFFIXES = {".h", ".hpp", ".cuh", ".inl"}
-# A C++ file is a GPU translation unit when it uses the CUDA runtime/driver or a CUDA library.
-_CUDA_INCLUDE_RE = re.compile(
-    r'#\s*include\s*[<"](?:cuda|cublas|cufft|curand|cusparse|cooperative_groups|thrust/|cub/|nv|mma\.h)')
+# A C++ file is a GPU translation unit when it includes a CUDA header, calls the runtime/driver API or holds
+# device code.
+_CUDA_CODE_RE = re.compile(
+    r'#\s*include\s*[<"](?:cuda|cublas|cufft|curand|cusparse|cooperative_groups|thrust/|cub/|nv|mma\.h)'
+    r"|\bcuda[A-Z]\w*\s*\(|\bcu[A-Z]\w*\s*\(|__global__|__device__|<<<")
 # Where CUDA library headers (cuBLAS, cuFFT, cuRAND, cuSPARSE) may sit when they are not in the toolkit itself:
 # `CUDA_LIB_INCLUDE` (os.pathsep-separated) and the folder bench/corpus/fetch_cuda_lib_headers.sh fills.
 DEFAULT_LIB_HEADERS = Path.home() / ".cache" / "porter" / "cuda-lib-headers" / "include"
@@ -107,13 +109,36 @@ def load_projects(corpus: Path = CORPUS) -> list[Project]:
     return [_load(meta) for meta in sorted(corpus.glob("*/corpus.toml"))]
 
 
+_LOCAL_INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
+
+
+def _uses_cuda(path: Path, include_dirs: list[Path], seen: set[Path]) -> bool:
+    """The file or a project header it includes (transitively) holds CUDA code."""
+    if path in seen:
+        return False
+    seen.add(path)
+    text = path.read_text("utf-8", "replace")
+    if _CUDA_CODE_RE.search(text):
+        return True
+    for name in _LOCAL_INCLUDE_RE.findall(text):
+        for base in [path.parent, *include_dirs]:
+            header = (base / name).resolve()
+            if header.is_file():
+                if _uses_cuda(header, include_dirs, seen):
+                    return True
+                break
+    return False
+
+
 def translation_units(root: Path) -> list[Path]:
-    """.cu files always; .cpp/.cc/.cxx files that include a CUDA header (host code calling the runtime)."""
+    """.cu files always; .cpp/.cc/.cxx files that reach CUDA code: a CUDA header, runtime/driver calls or
+    kernels, in the file or in a project header it includes."""
+    include_dirs = sorted({p.parent for p in root.rglob("*") if p.is_file() and p.suffix in HEADER_SUFFIXES})
     out = []
     for path in sorted(root.rglob("*")):
         if not path.is_file() or path.suffix not in SOURCE_SUFFIXES:
             continue
-        if path.suffix == ".cu" or _CUDA_INCLUDE_RE.search(path.read_text("utf-8", "replace")):
+        if path.suffix == ".cu" or _uses_cuda(path, include_dirs, set()):
             out.append(path)
     return out
 
