@@ -8,6 +8,7 @@ Each project is a directory with a `corpus.toml`:
     classes = [2, 6]           # failure classes of issue 9, section 3, that the project exercises
     [nvcc]
     flags = ["-rdc=true"]      # extra nvcc flags its build uses
+    include_dirs = ["include"] # include paths its build adds that hold no header themselves (relative)
     needs_headers = ["cublas_v2.h"]   # headers outside the CUDA toolkit core; the nvcc check is skipped without them
     unavailable = "why nvcc cannot check this project on a normal x86 machine"   # optional
 
@@ -67,6 +68,7 @@ class Project:
     layout: str
     classes: tuple[int, ...]
     nvcc_flags: tuple[str, ...] = ()
+    nvcc_include_dirs: tuple[str, ...] = ()
     needs_headers: tuple[str, ...] = ()
     nvcc_unavailable: str | None = None
     extra: dict = field(default_factory=dict, compare=False, repr=False)
@@ -76,7 +78,7 @@ class Project:
 
     def include_dirs(self) -> list[Path]:
         """Every folder that holds a header, as the project's own build adds them (and porter's build does)."""
-        dirs = {self.root}
+        dirs = {self.root} | {(self.root / d).resolve() for d in self.nvcc_include_dirs}
         for path in self.root.rglob("*"):
             if path.is_file() and path.suffix in HEADER_SUFFIXES:
                 dirs.add(path.parent)
@@ -101,6 +103,7 @@ def _load(meta: Path) -> Project:
     return Project(
         name=root.name, root=root, description=data["description"], build=data["build"], layout=data["layout"],
         classes=classes, nvcc_flags=tuple(nvcc.get("flags", ())), needs_headers=tuple(nvcc.get("needs_headers", ())),
+        nvcc_include_dirs=tuple(nvcc.get("include_dirs", ())),
         nvcc_unavailable=nvcc.get("unavailable"), extra=data,
     )
 
