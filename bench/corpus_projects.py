@@ -5,7 +5,7 @@ Each project is a directory with a `corpus.toml`:
     description = "..."
     build = "cmake"            # cmake | make | none
     layout = "library"         # sample | sample-collection | library | benchmark | app
-    classes = [2, 6]           # failure classes of issue 9, section 3, that the project exercises
+    classes = [2, 6]           # failure classes of issue 9, section 3, that the project exercises ([] = control)
     [nvcc]
     flags = ["-rdc=true"]      # extra nvcc flags its build uses
     include_dirs = ["include"] # include paths its build adds that hold no header themselves (relative)
@@ -95,7 +95,7 @@ def _load(meta: Path) -> Project:
     if missing:
         raise CorpusError(f"{meta}: missing {', '.join(missing)}")
     classes = tuple(data["classes"])
-    if not classes or any(c not in CLASSES for c in classes):
+    if any(c not in CLASSES for c in classes):  # [] marks a control: plain code that should port as is
         raise CorpusError(f"{meta}: classes must be numbers 1-11, got {list(classes)}")
     if data["build"] not in BUILDS or data["layout"] not in LAYOUTS:
         raise CorpusError(f"{meta}: build must be one of {sorted(BUILDS)}, layout one of {sorted(LAYOUTS)}")
