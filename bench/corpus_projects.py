@@ -171,6 +171,29 @@ def missing_headers(project: Project, search: list[Path]) -> list[str]:
     return [h for h in project.needs_headers if not any((d / h).is_file() for d in search)]
 
 
+_ANY_INCLUDE_RE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.MULTILINE)
+
+
+def included_headers(tu: Path, include_dirs: list[Path]) -> set[str]:
+    """Every header name the file includes, following the project's own headers."""
+    seen: set[Path] = set()
+    names: set[str] = set()
+    todo = [tu]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for name in _ANY_INCLUDE_RE.findall(path.read_text("utf-8", "replace")):
+            names.add(name)
+            for base in [path.parent, *include_dirs]:
+                header = (base / name).resolve()
+                if header.is_file():
+                    todo.append(header)
+                    break
+    return names
+
+
 def nvcc_command(nvcc: Path, project: Project, tu: Path, obj: Path, search: list[Path], arch: str = "sm_90") -> list[str]:
     cmd = [str(nvcc), "-c", f"-arch={arch}", "-std=c++17", str(tu), "-o", str(obj)]
     cmd += [f"-I{d}" for d in project.include_dirs()]
