@@ -1,0 +1,350 @@
+"""How many translation units of bench/corpus/ compile after `porter convert`, per toolchain, and why the rest fail.
+
+Usage: python bench/compile_rate.py [--toolchain NAME ...] [--project NAME ...] [-j 2] [--json FILE|-] [--keep DIR]
+
+For every toolchain present (Debian's ROCm 5.2 for gfx90a; ROCm 6.4 for gfx942 and gfx950) and every corpus project:
+  1. `porter convert PROJECT -o OUT --no-build --target T`, then every translation unit compiled on its own with
+     porter's build stage: "compile after translation alone";
+  2. `porter convert PROJECT -o OUT2 --target T` (translation, shims, rule fixers, no model), then every unit
+     compiled again the same way: "compile after the fix loop". porter's own "build ok" is not trusted: the bench
+     counts what the compiler accepted.
+Each unit that still fails is put in a failure class of issue 9, section 3 (1-11), or "other", by the first matching
+rule of bench/failure_classes.toml (message regex -> class) over its error diagnostics.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from corpus_projects import CLASSES, Project, load_projects  # noqa: E402
+
+from porter.build import HipccEnvironment, Toolchain, choose_compile_arch, detect_toolchain  # noqa: E402
+
+ROCM64_ROOT = Path(os.environ.get("PORTER_ROCM64_ROOT", "/tmp/rocm64probe/root"))
+PATTERNS = HERE / "failure_classes.toml"
+
+
+@dataclass(frozen=True)
+class ToolchainSpec:
+    name: str
+    target: str
+    kind: str  # "system": hipcc on PATH as installed; "chroot": ROCm 6.4 in the chroot, through wrappers
+
+
+TOOLCHAINS = (
+    ToolchainSpec("rocm5.2-gfx90a", "gfx90a", "system"),
+    ToolchainSpec("rocm6.4-gfx942", "gfx942", "chroot"),
+    ToolchainSpec("rocm6.4-gfx950", "gfx950", "chroot"),
+)
+
+# Runs a ROCm 6.4 tool inside the chroot, in the caller's working directory (which must lie under /tmp: /tmp is
+# bound into the chroot at the same path).
+_CHROOT_WRAPPER = """#!/bin/sh
+exec unshare --mount --propagation private /bin/sh -c '
+root=$1; tool=$2; dir=$3; shift 3
+mount -t proc proc "$root/proc" || exit 125
+mount --rbind /tmp "$root/tmp" || exit 125
+exec chroot "$root" /bin/sh -c "cd \\"\\$0\\" && exec env HIP_PLATFORM=amd \\"\\$@\\"" "$dir" "$tool" "$@"
+' sh {root} {tool} "$PWD" "$@"
+"""
+
+
+def toolchain_path(spec: ToolchainSpec, tools_dir: Path) -> str | None:
+    """The PATH under which porter finds this toolchain's hipcc and hipconfig, or None when it is absent.
+
+    The one place that picks a toolchain: once porter reads PORTER_HIPCC/--toolchain, return that variable instead.
+    """
+    if spec.kind == "system":
+        found = shutil.which("hipcc")
+        return os.environ.get("PATH", "") if found else None
+    if not (ROCM64_ROOT / "usr" / "bin" / "hipcc").is_file() or os.geteuid() != 0:
+        return None  # the chroot needs root for unshare/mount
+    bindir = tools_dir / spec.kind
+    bindir.mkdir(parents=True, exist_ok=True)
+    for tool in ("hipcc", "hipconfig"):
+        wrapper = bindir / tool
+        wrapper.write_text(_CHROOT_WRAPPER.format(root=ROCM64_ROOT, tool=tool))
+        wrapper.chmod(0o755)
+    return f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"
+
+
+def detect(path: str) -> Toolchain | None:
+    saved = os.environ.get("PATH", "")
+    os.environ["PATH"] = path
+    try:
+        return detect_toolchain()
+    finally:
+        os.environ["PATH"] = saved
+
+
+# ---- classification --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Rule:
+    cls: str  # "1".."11" or "other"
+    pattern: re.Pattern[str]
+    file: re.Pattern[str] | None
+    label: str | None
+
+
+def load_rules(path: Path = PATTERNS) -> list[Rule]:
+    data = tomllib.loads(path.read_text("utf-8"))
+    rules = []
+    for entry in data["rule"]:
+        cls = str(entry["class"])
+        if cls != "other" and int(cls) not in CLASSES:
+            raise ValueError(f"{path}: class {cls} is not 1-11 or 'other'")
+        rules.append(Rule(cls, re.compile(entry["message"]), re.compile(entry["file"]) if "file" in entry else None,
+                          entry.get("label")))
+    return rules
+
+
+def classify(message: str, file: str, rules: list[Rule]) -> tuple[str, str | None]:
+    for rule in rules:
+        if rule.pattern.search(message) and (rule.file is None or rule.file.search(file)):
+            return rule.cls, rule.label
+    return "other", None
+
+
+# ---- one project ----------------------------------------------------------------------------------------------
+
+@dataclass
+class UnitResult:
+    path: str
+    ok: bool
+    errors: list[dict] = field(default_factory=list)  # {file, line, message, class, label}
+
+    @property
+    def primary(self) -> dict | None:
+        return self.errors[0] if self.errors else None
+
+
+@dataclass
+class ProjectResult:
+    name: str
+    units: int
+    translated_ok: int = 0
+    fixed_ok: int = 0
+    porter_failed_files: list[str] = field(default_factory=list)
+    porter_exit: dict = field(default_factory=dict)
+    porter_claims: dict = field(default_factory=dict)
+    remaining: list[UnitResult] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def run_porter(project: Project, out: Path, spec: ToolchainSpec, path: str, jobs: int, build: bool) -> tuple[int, dict]:
+    cmd = [sys.executable, "-m", "porter", "convert", str(project.root), "-o", str(out), "--target", spec.target,
+           "-j", str(jobs)]
+    if not build:
+        cmd.append("--no-build")
+    env = dict(os.environ, PATH=path, HIP_PLATFORM="amd", NO_COLOR="1")
+    for var in ("PORTER_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY"):
+        env.pop(var, None)  # the fix loop without a model
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=3600, check=False)
+    try:
+        report = json.loads((out / ".porter" / "report.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        report = {"error": (proc.stderr or proc.stdout)[-2000:]}
+    return proc.returncode, report
+
+
+def compile_units(root: Path, units: list[str], toolchain: Toolchain, arch: str, jobs: int,
+                  rules: list[Rule]) -> list[UnitResult]:
+    env = HipccEnvironment(root, toolchain, arch=arch, jobs=1, extra_flags=("-ferror-limit=0",))
+
+    def one(rel: str) -> UnitResult:
+        if not (root / rel).is_file():
+            return UnitResult(rel, False, [{"file": rel, "line": 0, "message": "porter wrote no such file",
+                                            "class": "other", "label": None}])
+        result = env.build(rel)
+        errors = []
+        classified_lines: dict[tuple[str, int], tuple[str, str | None]] = {}
+        for d in result.errors:
+            if "too many errors emitted" in d.message:
+                continue
+            cls, label = classify(d.message, d.file, rules)
+            if cls == "other" and label is None and (d.file, d.line) in classified_lines:
+                cls, label = classified_lines[(d.file, d.line)]  # a follow-on error of a classified one
+            elif cls != "other":
+                classified_lines.setdefault((d.file, d.line), (cls, label))
+            errors.append({"file": d.file, "line": d.line, "message": d.message, "class": cls, "label": label})
+        if not result.ok and not errors:  # failed without a parsed diagnostic (link step, crash, timeout)
+            tail = result.output.strip().splitlines()[-1:] or ["no diagnostic"]
+            errors.append({"file": rel, "line": 0, "message": tail[0][:300], "class": "other", "label": None})
+        return UnitResult(rel, result.ok, errors)
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        return list(pool.map(one, units))
+
+
+def failed_files(report: dict) -> list[str]:
+    return [f["path"] for f in report.get("files", []) if f.get("status") == "failed" or f.get("error")]
+
+
+def run_project(project: Project, spec: ToolchainSpec, path: str, toolchain: Toolchain, arch: str, work: Path,
+                jobs: int, rules: list[Rule]) -> ProjectResult:
+    start = time.perf_counter()
+    units = [str(u.relative_to(project.root)) for u in project.translation_units()]
+    result = ProjectResult(project.name, len(units))
+    translated, fixed = work / project.name / "translated", work / project.name / "fixed"
+    for d in (translated, fixed):
+        shutil.rmtree(d, ignore_errors=True)
+
+    code, report = run_porter(project, translated, spec, path, jobs, build=False)
+    result.porter_exit["translate"] = code
+    result.porter_failed_files = failed_files(report)
+    first = compile_units(translated, units, toolchain, arch, jobs, rules)
+    result.translated_ok = sum(u.ok for u in first)
+
+    code, report = run_porter(project, fixed, spec, path, jobs, build=True)
+    result.porter_exit["fix"] = code
+    loop = report.get("fix_loop") or {}
+    result.porter_claims = {k: loop.get(k) for k in ("status", "rounds", "remaining_errors") if k in loop}
+    after = compile_units(fixed, units, toolchain, arch, jobs, rules)
+    result.fixed_ok = sum(u.ok for u in after)
+    result.remaining = [u for u in after if not u.ok]
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+# ---- report ---------------------------------------------------------------------------------------------------
+
+def summarize(spec: ToolchainSpec, toolchain: Toolchain, arch: str, results: list[ProjectResult]) -> dict:
+    total = sum(r.units for r in results)
+    primary: Counter[str] = Counter()
+    touched: Counter[str] = Counter()
+    failures = []
+    for r in results:
+        for u in r.remaining:
+            first = u.primary or {"class": "other", "message": "?", "label": None, "file": u.path, "line": 0}
+            primary[first["class"]] += 1
+            for cls in {e["class"] for e in u.errors}:
+                touched[cls] += 1
+            failures.append({"project": r.name, "unit": u.path, "class": first["class"], "label": first["label"],
+                             "first_error": f"{first['file']}:{first['line']}: {first['message']}",
+                             "classes": sorted({e["class"] for e in u.errors}, key=_class_order),
+                             "errors": len(u.errors),
+                             "all_errors": [f"[{e['class']}] {e['file']}:{e['line']}: {e['message']}"
+                                            for e in u.errors[:60]]})
+    return {
+        "toolchain": spec.name, "target": spec.target, "hipcc": str(toolchain.hipcc),
+        "hip_version": toolchain.hip_version, "compile_arch": arch,
+        "projects": len(results), "units": total,
+        "compile_after_translation": sum(r.translated_ok for r in results),
+        "compile_after_fix_loop": sum(r.fixed_ok for r in results),
+        "porter_failed_files": sum(len(r.porter_failed_files) for r in results),
+        "failures_by_class": dict(sorted(primary.items(), key=lambda kv: _class_order(kv[0]))),
+        "units_touching_class": dict(sorted(touched.items(), key=lambda kv: _class_order(kv[0]))),
+        "failures": failures,
+        "per_project": [{"project": r.name, "units": r.units, "after_translation": r.translated_ok,
+                         "after_fix_loop": r.fixed_ok, "porter_exit": r.porter_exit, "porter_claims": r.porter_claims,
+                         "porter_failed_files": r.porter_failed_files, "seconds": round(r.seconds, 1)}
+                        for r in results],
+    }
+
+
+def _class_order(cls: str) -> tuple[int, str]:
+    return (int(cls), "") if cls.isdigit() else (99, cls)
+
+
+def _pct(n: int, d: int) -> str:
+    return f"{100.0 * n / d:.1f}%" if d else "-"
+
+
+def print_summary(s: dict) -> None:
+    units = s["units"]
+    print(f"\n== {s['toolchain']}: target {s['target']}, hipcc {s['hip_version']} compiling for {s['compile_arch']}")
+    print(f"   {s['projects']} projects, {units} translation units")
+    print(f"   compile after translation alone: {s['compile_after_translation']}/{units} "
+          f"({_pct(s['compile_after_translation'], units)})")
+    print(f"   compile after the fix loop:      {s['compile_after_fix_loop']}/{units} "
+          f"({_pct(s['compile_after_fix_loop'], units)})")
+    if s["porter_failed_files"]:
+        print(f"   files porter failed to translate: {s['porter_failed_files']}")
+    if s["failures"]:
+        print("   remaining failures by class of their first error (units touching each class in brackets):")
+        for cls, n in s["failures_by_class"].items():
+            name = CLASSES[int(cls)] if cls.isdigit() else "other"
+            print(f"     {cls:>5}  {name:<48} {n:3d}  [{s['units_touching_class'].get(cls, 0)}]")
+        print("   each remaining failure:")
+        for f in s["failures"]:
+            label = f" ({f['label']})" if f["label"] else ""
+            print(f"     [{f['class']}{label}] {f['project']}/{f['unit']}: {f['first_error'][:220]}"
+                  f"  (+{f['errors'] - 1} more; classes {','.join(f['classes'])})" if f["errors"] > 1 else
+                  f"     [{f['class']}{label}] {f['project']}/{f['unit']}: {f['first_error'][:220]}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--toolchain", action="append", choices=[t.name for t in TOOLCHAINS],
+                        help="measure only these (default: every toolchain present)")
+    parser.add_argument("--project", action="append", help="measure only these corpus projects")
+    parser.add_argument("-j", "--jobs", type=int, default=2, help="parallel compiles (default 2)")
+    parser.add_argument("--json", help="write the figures as JSON to this file ('-' for stdout)")
+    parser.add_argument("--keep", type=Path, help="keep the converted trees here (absolute paths under /tmp for 6.4)")
+    args = parser.parse_args()
+
+    projects = load_projects()
+    if args.project:
+        unknown = sorted(set(args.project) - {p.name for p in projects})
+        if unknown:
+            print(f"compile_rate: no corpus project named {', '.join(unknown)}", file=sys.stderr)
+            return 2
+        projects = [p for p in projects if p.name in args.project]
+    rules = load_rules()
+    # /tmp: the 6.4 chroot sees /tmp at the same path, so every path handed to its hipcc must lie there
+    work_root = (args.keep.resolve() if args.keep else Path(tempfile.mkdtemp(prefix="porter-compile-rate-", dir="/tmp")))
+    tools_dir = Path(tempfile.gettempdir()) / "porter-bench-toolchains"
+    summaries = []
+    for spec in TOOLCHAINS:
+        if args.toolchain and spec.name not in args.toolchain:
+            continue
+        path = toolchain_path(spec, tools_dir)
+        toolchain = detect(path) if path is not None else None
+        if toolchain is None:
+            print(f"== {spec.name}: not present, skipped", file=sys.stderr)
+            continue
+        arch = choose_compile_arch(toolchain, spec.target).arch
+        print(f"== {spec.name}: {len(projects)} projects with {toolchain.describe}, --offload-arch={arch}",
+              file=sys.stderr)
+        results = []
+        for project in projects:
+            r = run_project(project, spec, path, toolchain, arch, work_root / spec.name, args.jobs, rules)
+            print(f"   {project.name:<28} {r.units:2d} units: {r.translated_ok:2d} after translation, "
+                  f"{r.fixed_ok:2d} after the fix loop ({r.seconds:.0f} s)", file=sys.stderr, flush=True)
+            results.append(r)
+        summary = summarize(spec, toolchain, arch, results)
+        summaries.append(summary)
+        print_summary(summary)
+    if not summaries:
+        print("compile_rate: no HIP toolchain found (hipcc on PATH, or the ROCm 6.4 chroot as root)", file=sys.stderr)
+        return 2
+    if args.json:
+        text = json.dumps({"toolchains": summaries}, indent=1)
+        if args.json == "-":
+            print(text)
+        else:
+            Path(args.json).write_text(text + "\n", "utf-8")
+    if args.keep is None:
+        shutil.rmtree(work_root, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
