@@ -24,8 +24,8 @@ static inline const char *_errorString(CUresult error) {
 template <typename T>
 void check(T result, char const *const func, const char *const file, int const line) {
   if (result) {
-    fprintf(stderr, "CUDA error at %s:%d code=%d(%s) \"%s\"\n", file, line,
-            static_cast<unsigned int>(result), _errorString(result), func);
+    fprintf(stderr, "%s:%d: %s returned %d (%s)\n", file, line, func,
+            static_cast<int>(result), _errorString(result));
     exit(EXIT_FAILURE);
   }
 }

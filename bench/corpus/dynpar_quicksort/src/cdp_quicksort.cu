@@ -1,4 +1,4 @@
-// cdp_quicksort: quicksort where every partition launches the sorts of its halves from the GPU.
+// cdp_quicksort: three-way quicksort whose partitions launch the sorts of their outer parts from the GPU.
 //   cdp_quicksort [-n elements] [-v]
 #include <algorithm>
 #include <cstdio>
@@ -8,94 +8,91 @@
 
 #include <cuda_runtime.h>
 
-#define MAX_DEPTH 16
-#define INSERTION_SORT 32
+#define DEPTH_LIMIT 20
+#define SMALL_RANGE 24
 
 #define checkCudaErrors(call)                                                                  \
   do {                                                                                         \
     cudaError_t err = call;                                                                    \
     if (err != cudaSuccess) {                                                                  \
-      fprintf(stderr, "CUDA error at %s:%d (%s): %s\n", __FILE__, __LINE__, #call,             \
+      fprintf(stderr, "%s:%d: %s returned %s\n", __FILE__, __LINE__, #call,                    \
               cudaGetErrorString(err));                                                        \
       exit(EXIT_FAILURE);                                                                      \
     }                                                                                          \
   } while (0)
 
-__device__ void selectionSort(unsigned *data, int left, int right) {
-  for (int i = left; i <= right; ++i) {
-    unsigned minVal = data[i];
-    int minIdx = i;
-    for (int j = i + 1; j <= right; ++j) {
-      if (data[j] < minVal) {
-        minIdx = j;
-        minVal = data[j];
-      }
+__device__ void insertionSortRange(unsigned *a, int lo, int hi) {
+  for (int i = lo + 1; i <= hi; ++i) {
+    unsigned key = a[i];
+    int j = i - 1;
+    while (j >= lo && a[j] > key) {
+      a[j + 1] = a[j];
+      --j;
     }
-    if (i != minIdx) {
-      data[minIdx] = data[i];
-      data[i] = minVal;
-    }
+    a[j + 1] = key;
   }
 }
 
-__global__ void cdpSimpleQuicksort(unsigned *data, int left, int right, int depth) {
-  if (depth >= MAX_DEPTH || right - left <= INSERTION_SORT) {
-    selectionSort(data, left, right);
+// Median of three, then a three-way (Dijkstra) partition: [lo, lt) < p, [lt, gt] == p, (gt, hi] > p.
+__device__ void partition3(unsigned *a, int lo, int hi, int *ltOut, int *gtOut) {
+  int mid = lo + (hi - lo) / 2;
+  unsigned x = a[lo], y = a[mid], z = a[hi];
+  unsigned p = (x < y) ? ((y < z) ? y : (x < z ? z : x)) : ((x < z) ? x : (y < z ? z : y));
+  int lt = lo, i = lo, gt = hi;
+  while (i <= gt) {
+    if (a[i] < p) {
+      unsigned t = a[lt];
+      a[lt++] = a[i];
+      a[i++] = t;
+    } else if (a[i] > p) {
+      unsigned t = a[gt];
+      a[gt--] = a[i];
+      a[i] = t;
+    } else {
+      ++i;
+    }
+  }
+  *ltOut = lt;
+  *gtOut = gt;
+}
+
+__device__ unsigned long long g_childLaunches = 0;
+
+// Sorts a[lo..hi]; the two outer parts are handed to child grids on their own device streams.
+__global__ void dpSort(unsigned *a, int lo, int hi, int depth) {
+  if (hi - lo < SMALL_RANGE || depth >= DEPTH_LIMIT) {
+    insertionSortRange(a, lo, hi);
     return;
   }
-  unsigned *lptr = data + left;
-  unsigned *rptr = data + right;
-  unsigned pivot = data[(left + right) / 2];
-  while (lptr <= rptr) {
-    unsigned lval = *lptr, rval = *rptr;
-    while (lval < pivot) {
-      lptr++;
-      lval = *lptr;
-    }
-    while (rval > pivot) {
-      rptr--;
-      rval = *rptr;
-    }
-    if (lptr <= rptr) {
-      *lptr++ = rval;
-      *rptr-- = lval;
-    }
+  int lt, gt;
+  partition3(a, lo, hi, &lt, &gt);
+  if (lo < lt - 1) {
+    cudaStream_t left;
+    cudaStreamCreateWithFlags(&left, cudaStreamNonBlocking);
+    dpSort<<<1, 1, 0, left>>>(a, lo, lt - 1, depth + 1);
+    cudaStreamDestroy(left);
+    atomicAdd(&g_childLaunches, 1ull);
   }
-  int nright = rptr - data;
-  int nleft = lptr - data;
-
-  // Sort the two halves concurrently: one child per device-side stream.
-  if (left < nright) {
-    cudaStream_t s;
-    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
-    cdpSimpleQuicksort<<<1, 1, 0, s>>>(data, left, nright, depth + 1);
-    cudaStreamDestroy(s);
-  }
-  if (nleft < right) {
-    cudaStream_t s1;
-    cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
-    cdpSimpleQuicksort<<<1, 1, 0, s1>>>(data, nleft, right, depth + 1);
-    cudaStreamDestroy(s1);
+  if (gt + 1 < hi) {
+    cudaStream_t right;
+    cudaStreamCreateWithFlags(&right, cudaStreamNonBlocking);
+    dpSort<<<1, 1, 0, right>>>(a, gt + 1, hi, depth + 1);
+    cudaStreamDestroy(right);
+    atomicAdd(&g_childLaunches, 1ull);
   }
 }
 
-// Counts how many launches the device made: checks that the child launches really happened.
-__device__ unsigned long long g_launches = 0;
-
-__global__ void countingQuicksort(unsigned *data, int left, int right, int depth) {
-  atomicAdd(&g_launches, 1ull);
-  if (right - left <= INSERTION_SORT || depth >= MAX_DEPTH) {
-    selectionSort(data, left, right);
-    return;
-  }
-  cdpSimpleQuicksort<<<1, 1, 0, cudaStreamFireAndForget>>>(data, left, right, depth);
-  if (cudaGetLastError() != cudaSuccess) printf("device launch failed at depth %d\n", depth);
+// Entry grid: starts the recursion fire-and-forget so the host sees one launch.
+__global__ void dpSortRoot(unsigned *a, int n) {
+  dpSort<<<1, 1, 0, cudaStreamFireAndForget>>>(a, 0, n - 1, 0);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) printf("root launch failed: %d\n", int(e));
 }
 
-static void runQsort(unsigned *data, unsigned n) {
-  checkCudaErrors(cudaDeviceSetLimit(cudaLimitDevRuntimeSyncDepth, MAX_DEPTH));
-  checkCudaErrors(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, 1 << 16));
-  countingQuicksort<<<1, 1>>>(data, 0, n - 1, 0);
+static void sortOnDevice(unsigned *data, unsigned n) {
+  checkCudaErrors(cudaDeviceSetLimit(cudaLimitDevRuntimeSyncDepth, DEPTH_LIMIT));
+  checkCudaErrors(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, 1 << 15));
+  dpSortRoot<<<1, 1>>>(data, int(n));
   checkCudaErrors(cudaGetLastError());
   checkCudaErrors(cudaDeviceSynchronize());
 }
@@ -129,7 +126,7 @@ int main(int argc, char **argv) {
   cudaEventCreate(&t0);
   cudaEventCreate(&t1);
   cudaEventRecord(t0);
-  runQsort(d, n);
+  sortOnDevice(d, n);
   cudaEventRecord(t1);
   cudaEventSynchronize(t1);
   float ms;
@@ -138,12 +135,12 @@ int main(int argc, char **argv) {
   std::vector<unsigned> out(n);
   checkCudaErrors(cudaMemcpy(out.data(), d, n * sizeof(unsigned), cudaMemcpyDeviceToHost));
   unsigned long long launches = 0;
-  checkCudaErrors(cudaMemcpyFromSymbol(&launches, g_launches, sizeof(launches)));
+  checkCudaErrors(cudaMemcpyFromSymbol(&launches, g_childLaunches, sizeof(launches)));
   std::sort(h.begin(), h.end());
   bool ok = out == h;
   if (verbose)
     for (unsigned i = 0; i < std::min(n, 16u); ++i) printf("%u ", out[i]);
-  printf("\nsorted %u values in %.2f ms (%llu top-level launches): %s\n", n, ms, launches, ok ? "PASSED" : "FAILED");
+  printf("\nsorted %u values in %.2f ms with %llu child grids: %s\n", n, ms, launches, ok ? "PASSED" : "FAILED");
   checkCudaErrors(cudaFree(d));
   return ok ? EXIT_SUCCESS : EXIT_FAILURE;
 }

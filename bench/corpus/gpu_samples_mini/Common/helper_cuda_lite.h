@@ -50,8 +50,8 @@ static const char *_cudaGetErrorEnum(curandStatus_t error) {
 template <typename T>
 void check(T result, char const *const func, const char *const file, int const line) {
   if (result) {
-    fprintf(stderr, "CUDA error at %s:%d code=%d(%s) \"%s\" \n", file, line, static_cast<unsigned int>(result),
-            _cudaGetErrorEnum(result), func);
+    fprintf(stderr, "%s:%d: '%s' failed with %s (%u)\n", file, line, func, _cudaGetErrorEnum(result),
+            static_cast<unsigned int>(result));
     exit(EXIT_FAILURE);
   }
 }
@@ -62,8 +62,8 @@ void check(T result, char const *const func, const char *const file, int const l
 inline void __getLastCudaError(const char *errorMessage, const char *file, const int line) {
   cudaError_t err = cudaGetLastError();
   if (cudaSuccess != err) {
-    fprintf(stderr, "%s(%i) : getLastCudaError() CUDA error : %s : (%d) %s.\n", file, line, errorMessage,
-            static_cast<int>(err), cudaGetErrorString(err));
+    fprintf(stderr, "%s:%d: %s: %s (%d)\n", file, line, errorMessage, cudaGetErrorString(err),
+            static_cast<int>(err));
     exit(EXIT_FAILURE);
   }
 }
@@ -82,7 +82,7 @@ inline int findCudaDevice(int argc, const char **argv) {
   checkCudaErrors(cudaSetDevice(dev));
   cudaDeviceProp prop;
   checkCudaErrors(cudaGetDeviceProperties(&prop, dev));
-  printf("GPU Device %d: \"%s\" with compute capability %d.%d\n\n", dev, prop.name, prop.major, prop.minor);
+  printf("using device %d (%s, sm_%d%d)\n", dev, prop.name, prop.major, prop.minor);
   return dev;
 }
 

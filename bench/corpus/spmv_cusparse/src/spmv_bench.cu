@@ -14,7 +14,7 @@
   {                                                                                    \
     cudaError_t status = (func);                                                       \
     if (status != cudaSuccess) {                                                       \
-      printf("CUDA API failed at line %d with error: %s (%d)\n", __LINE__,             \
+      printf("line %d: CUDA call failed: %s (%d)\n", __LINE__,             \
              cudaGetErrorString(status), status);                                      \
       return EXIT_FAILURE;                                                             \
     }                                                                                  \
@@ -23,7 +23,7 @@
   {                                                                                    \
     cusparseStatus_t status = (func);                                                  \
     if (status != CUSPARSE_STATUS_SUCCESS) {                                           \
-      printf("CUSPARSE API failed at line %d with error: %s (%d)\n", __LINE__,         \
+      printf("line %d: cuSPARSE call failed: %s (%d)\n", __LINE__,         \
              cusparseGetErrorString(status), status);                                  \
       return EXIT_FAILURE;                                                             \
     }                                                                                  \

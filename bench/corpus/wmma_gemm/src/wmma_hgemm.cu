@@ -15,19 +15,19 @@ using namespace nvcuda;
 #define WMMA_K 16
 #define WARP_SIZE 32
 
-#define cudaErrCheck(stat) \
-  { cudaErrCheck_((stat), __FILE__, __LINE__); }
-static void cudaErrCheck_(cudaError_t stat, const char *file, int line) {
+#define WMMA_CHECK(stat) \
+  { checkStatus((stat), __FILE__, __LINE__); }
+static void checkStatus(cudaError_t stat, const char *file, int line) {
   if (stat != cudaSuccess) {
-    fprintf(stderr, "CUDA Error: %s %s %d\n", cudaGetErrorString(stat), file, line);
+    fprintf(stderr, "%s:%d: %s\n", file, line, cudaGetErrorString(stat));
     exit(1);
   }
 }
 
 // A is M x K row-major, B is K x N column-major, C is M x N column-major.
 __global__ void wmmaGemm(const half *a, const half *b, float *c, int M, int N, int K, float alpha, float beta) {
-  int warpM = (blockIdx.x * blockDim.x + threadIdx.x) / WARP_SIZE;
-  int warpN = blockIdx.y * blockDim.y + threadIdx.y;
+  int tileRow = (blockIdx.x * blockDim.x + threadIdx.x) / WARP_SIZE;
+  int tileCol = blockIdx.y * blockDim.y + threadIdx.y;
 
   wmma::fragment<wmma::matrix_a, WMMA_M, WMMA_N, WMMA_K, half, wmma::row_major> aFrag;
   wmma::fragment<wmma::matrix_b, WMMA_M, WMMA_N, WMMA_K, half, wmma::col_major> bFrag;
@@ -35,7 +35,7 @@ __global__ void wmmaGemm(const half *a, const half *b, float *c, int M, int N, i
   wmma::fragment<wmma::accumulator, WMMA_M, WMMA_N, WMMA_K, float> cFrag;
   wmma::fill_fragment(accFrag, 0.0f);
 
-  int row = warpM * WMMA_M, col = warpN * WMMA_N;
+  int row = tileRow * WMMA_M, col = tileCol * WMMA_N;
   if (row >= M || col >= N) return;
   for (int k = 0; k < K; k += WMMA_K) {
     wmma::load_matrix_sync(aFrag, a + row * K + k, K);
@@ -70,48 +70,48 @@ int main(int argc, char **argv) {
     return 2;
   }
   cudaDeviceProp prop;
-  cudaErrCheck(cudaGetDeviceProperties(&prop, 0));
+  WMMA_CHECK(cudaGetDeviceProperties(&prop, 0));
   if (prop.major < 7) {
     printf("tensor cores need sm_70, found sm_%d%d: waiving\n", prop.major, prop.minor);
     return 0;
   }
   half *a, *b;
   float *c, *cRef;
-  cudaErrCheck(cudaMalloc(&a, size_t(M) * K * sizeof(half)));
-  cudaErrCheck(cudaMalloc(&b, size_t(K) * N * sizeof(half)));
-  cudaErrCheck(cudaMalloc(&c, size_t(M) * N * sizeof(float)));
-  cudaErrCheck(cudaMalloc(&cRef, size_t(M) * N * sizeof(float)));
+  WMMA_CHECK(cudaMalloc(&a, size_t(M) * K * sizeof(half)));
+  WMMA_CHECK(cudaMalloc(&b, size_t(K) * N * sizeof(half)));
+  WMMA_CHECK(cudaMalloc(&c, size_t(M) * N * sizeof(float)));
+  WMMA_CHECK(cudaMalloc(&cRef, size_t(M) * N * sizeof(float)));
   fillHalf<<<(size_t(M) * K + 255) / 256, 256>>>(a, size_t(M) * K, 1);
   fillHalf<<<(size_t(K) * N + 255) / 256, 256>>>(b, size_t(K) * N, 2);
-  cudaErrCheck(cudaMemset(c, 0, size_t(M) * N * sizeof(float)));
-  cudaErrCheck(cudaMemset(cRef, 0, size_t(M) * N * sizeof(float)));
+  WMMA_CHECK(cudaMemset(c, 0, size_t(M) * N * sizeof(float)));
+  WMMA_CHECK(cudaMemset(cRef, 0, size_t(M) * N * sizeof(float)));
 
   float alpha = 2.0f, beta = 0.0f;
   cudaEvent_t start, stop;
-  cudaErrCheck(cudaEventCreate(&start));
-  cudaErrCheck(cudaEventCreate(&stop));
+  WMMA_CHECK(cudaEventCreate(&start));
+  WMMA_CHECK(cudaEventCreate(&stop));
   // 128x4 threads: 4x4 warps, each warp one 16x16 tile -> a block covers 64x64
   dim3 block(128, 4);
   dim3 grid((M + (WMMA_M * block.x / WARP_SIZE) - 1) / (WMMA_M * block.x / WARP_SIZE),
             (N + WMMA_N * block.y - 1) / (WMMA_N * block.y));
-  cudaErrCheck(cudaEventRecord(start));
+  WMMA_CHECK(cudaEventRecord(start));
   wmmaGemm<<<grid, block>>>(a, b, c, M, N, K, alpha, beta);
-  cudaErrCheck(cudaEventRecord(stop));
-  cudaErrCheck(cudaEventSynchronize(stop));
-  cudaErrCheck(cudaGetLastError());
+  WMMA_CHECK(cudaEventRecord(stop));
+  WMMA_CHECK(cudaEventSynchronize(stop));
+  WMMA_CHECK(cudaGetLastError());
   float msWmma;
-  cudaErrCheck(cudaEventElapsedTime(&msWmma, start, stop));
+  WMMA_CHECK(cudaEventElapsedTime(&msWmma, start, stop));
 
-  cudaErrCheck(cudaEventRecord(start));
+  WMMA_CHECK(cudaEventRecord(start));
   simtGemm<<<dim3((N + 15) / 16, (M + 15) / 16), dim3(16, 16)>>>(a, b, cRef, M, N, K, alpha, beta);
-  cudaErrCheck(cudaEventRecord(stop));
-  cudaErrCheck(cudaEventSynchronize(stop));
+  WMMA_CHECK(cudaEventRecord(stop));
+  WMMA_CHECK(cudaEventSynchronize(stop));
   float msSimt;
-  cudaErrCheck(cudaEventElapsedTime(&msSimt, start, stop));
+  WMMA_CHECK(cudaEventElapsedTime(&msSimt, start, stop));
 
   std::vector<float> h(size_t(M) * N), hRef(size_t(M) * N);
-  cudaErrCheck(cudaMemcpy(h.data(), c, h.size() * sizeof(float), cudaMemcpyDeviceToHost));
-  cudaErrCheck(cudaMemcpy(hRef.data(), cRef, hRef.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  WMMA_CHECK(cudaMemcpy(h.data(), c, h.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  WMMA_CHECK(cudaMemcpy(hRef.data(), cRef, hRef.size() * sizeof(float), cudaMemcpyDeviceToHost));
   int errors = 0;
   for (size_t i = 0; i < h.size(); ++i)
     if (fabsf(h[i] - hRef[i]) > 1e-2f * (1.f + fabsf(hRef[i]))) ++errors;

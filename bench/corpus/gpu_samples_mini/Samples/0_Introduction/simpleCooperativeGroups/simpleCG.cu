@@ -1,58 +1,60 @@
-/* Cooperative groups basics: the block as a group, static and dynamic tiles, a group-wide sum. */
+/* A tour of cooperative groups: the block, fixed-size tiles and a run-time tile, each summing
+   the ranks of its members through shared memory and checking the closed form. */
 #include <cooperative_groups.h>
 #include <stdio.h>
 
-using namespace cooperative_groups;
+namespace cg = cooperative_groups;
 
-__device__ int sumReduction(thread_group g, int *x, int val) {
-  int lane = g.thread_rank();
-  for (int i = g.size() / 2; i > 0; i /= 2) {
-    x[lane] = val;
-    g.sync();
-    if (lane < i) val += x[lane + i];
+// Sum of `value` over the group; every member gets the result.
+__device__ int groupSum(const cg::thread_group &g, int *slots, int value) {
+  unsigned me = g.thread_rank();
+  slots[me] = value;
+  g.sync();
+  for (unsigned half = g.size() / 2; half > 0; half /= 2) {
+    if (me < half) slots[me] += slots[me + half];
     g.sync();
   }
-  return g.thread_rank() == 0 ? val : -1;
+  int total = slots[0];
+  g.sync();
+  return total;
 }
 
-__global__ void cgkernel() {
-  thread_block threadBlockGroup = this_thread_block();
-  int threadBlockGroupSize = threadBlockGroup.size();
-  extern __shared__ int workspace[];
-  int input = threadBlockGroup.thread_rank();
-  int expectedOutput = (threadBlockGroupSize - 1) * threadBlockGroupSize / 2;
-  int output = sumReduction(threadBlockGroup, workspace, input);
-  if (threadBlockGroup.thread_rank() == 0) {
-    printf(" Sum of all ranks 0..%d in threadBlockGroup is %d (expected %d)\n\n", threadBlockGroupSize - 1, output,
-           expectedOutput);
-    printf(" Now creating %d groups, each of size 16 threads:\n\n", threadBlockGroupSize / 16);
+__global__ void tour(int *mismatches) {
+  extern __shared__ int slots[];
+  cg::thread_block block = cg::this_thread_block();
+  int n = block.size();
+  int s = groupSum(block, slots, block.thread_rank());
+  if (s != n * (n - 1) / 2) atomicAdd(mismatches, 1);
+
+  cg::thread_block_tile<8> eight = cg::tiled_partition<8>(block);
+  int base = block.thread_rank() - eight.thread_rank();
+  s = groupSum(eight, slots + base, eight.thread_rank());
+  if (s != 28) atomicAdd(mismatches, 1);
+
+  cg::thread_group quarter = cg::tiled_partition(block, n / 4);
+  base = block.thread_rank() - quarter.thread_rank();
+  s = groupSum(quarter, slots + base, 1);
+  if (s != int(quarter.size())) atomicAdd(mismatches, 1);
+  if (block.thread_rank() == 0) printf("block of %d: tiles of 8 and of %d checked\n", n, int(quarter.size()));
+}
+
+int main(int argc, char **argv) {
+  int threads = argc > 1 ? atoi(argv[1]) : 128;
+  if (threads < 32 || threads > 1024 || (threads & (threads - 1))) {
+    fprintf(stderr, "threads must be a power of two between 32 and 1024\n");
+    return 2;
   }
-  threadBlockGroup.sync();
-
-  thread_block_tile<16> tiledPartition16 = tiled_partition<16>(threadBlockGroup);
-  int workspaceOffset = threadBlockGroup.thread_rank() - tiledPartition16.thread_rank();
-  input = tiledPartition16.thread_rank();
-  expectedOutput = 15 * 16 / 2;
-  output = sumReduction(tiledPartition16, workspace + workspaceOffset, input);
-  if (tiledPartition16.thread_rank() == 0)
-    printf("   Sum of all ranks 0..15 in this tiledPartition16 group is %d (expected %d)\n", output, expectedOutput);
-
-  thread_group tiledPartition32 = tiled_partition(threadBlockGroup, 32);
-  if (tiledPartition32.thread_rank() == 0 && threadBlockGroup.thread_rank() == 0)
-    printf("\n dynamic tile of %d threads\n", tiledPartition32.size());
-}
-
-int main() {
-  cudaError_t err;
-  int blocksPerGrid = 1;
-  int threadsPerBlock = 64;
-  printf("\nLaunching a single block with %d threads...\n\n", threadsPerBlock);
-  cgkernel<<<blocksPerGrid, threadsPerBlock, threadsPerBlock * sizeof(int)>>>();
-  err = cudaDeviceSynchronize();
+  int *mismatches;
+  cudaMallocManaged(&mismatches, sizeof(int));
+  *mismatches = 0;
+  tour<<<2, threads, threads * sizeof(int)>>>(mismatches);
+  cudaError_t err = cudaDeviceSynchronize();
   if (err != cudaSuccess) {
-    fprintf(stderr, "Failed to launch kernel (error code %s)!\n", cudaGetErrorString(err));
+    fprintf(stderr, "tour failed: %s\n", cudaGetErrorString(err));
     return 1;
   }
-  printf("\n...Done.\n\n");
-  return 0;
+  printf("%d mismatching group sums\n", *mismatches);
+  int bad = *mismatches;
+  cudaFree(mismatches);
+  return bad ? 1 : 0;
 }

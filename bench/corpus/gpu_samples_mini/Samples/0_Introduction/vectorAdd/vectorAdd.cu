@@ -10,14 +10,14 @@
 
 __global__ void vectorAdd(const float *A, const float *B, float *C, int numElements) {
   int i = blockDim.x * blockIdx.x + threadIdx.x;
-  if (i < numElements) C[i] = A[i] + B[i] + 0.0f;
+  if (i < numElements) C[i] = A[i] + B[i];
 }
 
 int main(int argc, const char **argv) {
   findCudaDevice(argc, argv);
   int numElements = 50000;
   size_t size = numElements * sizeof(float);
-  printf("[Vector addition of %d elements]\n", numElements);
+  printf("adding two vectors of %d floats\n", numElements);
   std::vector<float> h_A(numElements), h_B(numElements), h_C(numElements);
   for (int i = 0; i < numElements; ++i) {
     h_A[i] = rand() / (float)RAND_MAX;
@@ -38,17 +38,17 @@ int main(int argc, const char **argv) {
   getLastCudaError("vectorAdd kernel launch failed");
   checkCudaErrors(cudaDeviceSynchronize());
   timer.stop();
-  printf("CUDA kernel launch with %d blocks of %d threads: %.3f ms\n", blocksPerGrid, threadsPerBlock, timer.ms());
+  printf("%d blocks x %d threads: %.3f ms\n", blocksPerGrid, threadsPerBlock, timer.ms());
   checkCudaErrors(cudaMemcpy(h_C.data(), d_C, size, cudaMemcpyDeviceToHost));
   for (int i = 0; i < numElements; ++i) {
     if (fabs(h_A[i] + h_B[i] - h_C[i]) > 1e-5) {
-      fprintf(stderr, "Result verification failed at element %d!\n", i);
+      fprintf(stderr, "wrong sum at index %d\n", i);
       exit(EXIT_FAILURE);
     }
   }
   checkCudaErrors(cudaFree(d_A));
   checkCudaErrors(cudaFree(d_B));
   checkCudaErrors(cudaFree(d_C));
-  printf("Test PASSED\n");
+  printf("OK\n");
   return 0;
 }

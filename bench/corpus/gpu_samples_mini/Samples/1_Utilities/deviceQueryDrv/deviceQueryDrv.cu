@@ -10,11 +10,11 @@ int main(int argc, char **argv) {
   int major = 0, minor = 0;
   int deviceCount = 0;
   char deviceName[256];
-  printf("%s Starting...\n\n", argv[0]);
+  printf("%s: driver API device report\n", argv[0]);
   checkCudaErrors(cuInit(0));
   checkCudaErrors(cuDeviceGetCount(&deviceCount));
   if (deviceCount == 0) {
-    printf("There are no available device(s) that support CUDA\n");
+    printf("no CUDA devices\n");
     exit(EXIT_FAILURE);
   }
   for (dev = 0; dev < deviceCount; ++dev) {
@@ -24,21 +24,21 @@ int main(int argc, char **argv) {
     printf("\nDevice %d: \"%s\"\n", dev, deviceName);
     int driverVersion = 0;
     checkCudaErrors(cuDriverGetVersion(&driverVersion));
-    printf("  CUDA Driver Version:                           %d.%d\n", driverVersion / 1000,
+    printf("  driver version     %d.%d\n", driverVersion / 1000,
            (driverVersion % 100) / 10);
-    printf("  CUDA Capability Major/Minor version number:    %d.%d\n", major, minor);
+    printf("  compute capability %d.%d\n", major, minor);
     size_t totalGlobalMem;
     checkCudaErrors(cuDeviceTotalMem(&totalGlobalMem, dev));
-    printf("  Total amount of global memory:                 %.0f MBytes\n", (float)totalGlobalMem / 1048576.0f);
+    printf("  memory             %.0f MiB\n", (float)totalGlobalMem / 1048576.0f);
     int clockRate, asyncEngines, unified, l2, persisting;
     checkCudaErrors(cuDeviceGetAttribute(&clockRate, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, dev));
     checkCudaErrors(cuDeviceGetAttribute(&asyncEngines, CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT, dev));
     checkCudaErrors(cuDeviceGetAttribute(&unified, CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING, dev));
     checkCudaErrors(cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev));
     checkCudaErrors(cuDeviceGetAttribute(&persisting, CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE, dev));
-    printf("  GPU Max Clock rate:                            %.0f MHz\n", clockRate * 1e-3f);
-    printf("  Copy engines / unified addressing:             %d / %s\n", asyncEngines, unified ? "Yes" : "No");
-    printf("  L2 cache / persisting max:                     %d / %d bytes\n", l2, persisting);
+    printf("  clock              %.0f MHz\n", clockRate * 1e-3f);
+    printf("  copy engines       %d, UVA %s\n", asyncEngines, unified ? "Yes" : "No");
+    printf("  L2                 %d B (persisting up to %d B)\n", l2, persisting);
 
     cudaDeviceProp prop;
     checkCudaErrors(cudaGetDeviceProperties(&prop, dev));
@@ -46,6 +46,6 @@ int main(int argc, char **argv) {
            prop.multiProcessorCount, prop.asyncEngineCount, prop.maxTexture2DLayered[0], prop.maxTexture2DLayered[1],
            prop.maxTexture2DLayered[2], prop.maxTexture1DLayered[0], prop.maxTexture1DLayered[1]);
   }
-  printf("Result = PASS\n");
+  printf("done\n");
   exit(EXIT_SUCCESS);
 }

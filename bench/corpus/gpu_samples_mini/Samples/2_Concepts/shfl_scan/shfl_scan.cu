@@ -1,90 +1,85 @@
-/* Inclusive prefix sum of a large array with warp shuffles: scan in warps, scan the warp sums, add back. */
+/* Exclusive prefix sum with warp shuffles: a Kogge-Stone scan inside each warp, one more warp
+   scans the warp totals, and a second kernel adds the totals of the preceding blocks. */
 #include <stdio.h>
 #include <vector>
 
 #include <cuda_runtime.h>
 #include <helper_cuda_lite.h>
 
-static const int blockSize = 256;
+#define SCAN_THREADS 512
+#define LANES 32
 
-__global__ void shfl_scan_test(int *data, int width, int *partial_sums = NULL) {
-  extern __shared__ int sums[];
-  int id = ((blockIdx.x * blockDim.x) + threadIdx.x);
-  int lane_id = id % warpSize;
-  int warp_id = threadIdx.x / warpSize;
-  int value = data[id];
-#pragma unroll
-  for (int i = 1; i <= width; i *= 2) {
-    unsigned int mask = 0xffffffff;
-    int n = __shfl_up_sync(mask, value, i, width);
-    if (lane_id >= i) value += n;
+__device__ int warpInclusive(int v, unsigned mask, int width) {
+  int lane = threadIdx.x % LANES;
+  for (int step = 1; step < width; step <<= 1) {
+    int below = __shfl_up_sync(mask, v, step, width);
+    if (lane >= step) v += below;
   }
-  if (threadIdx.x % warpSize == warpSize - 1) sums[warp_id] = value;
-  __syncthreads();
-  if (warp_id == 0 && lane_id < (blockDim.x / warpSize)) {
-    int warp_sum = sums[lane_id];
-    int mask = (1 << (blockDim.x / warpSize)) - 1;
-    for (int i = 1; i <= (blockDim.x / warpSize); i *= 2) {
-      int n = __shfl_up_sync(mask, warp_sum, i, (blockDim.x / warpSize));
-      if (lane_id >= i) warp_sum += n;
-    }
-    sums[lane_id] = warp_sum;
-  }
-  __syncthreads();
-  int blockSum = 0;
-  if (warp_id > 0) blockSum = sums[warp_id - 1];
-  value += blockSum;
-  data[id] = value;
-  if (partial_sums != NULL && threadIdx.x == blockDim.x - 1) partial_sums[blockIdx.x] = value;
+  return v;
 }
 
-__global__ void uniform_add(int *data, int *partial_sums, int len) {
-  __shared__ int buf;
-  int id = ((blockIdx.x * blockDim.x) + threadIdx.x);
-  if (id > len) return;
-  if (threadIdx.x == 0) buf = partial_sums[blockIdx.x];
+__global__ void blockScan(const int *in, int *out, int *blockTotals, int n) {
+  __shared__ int warpTotals[SCAN_THREADS / LANES];
+  int i = blockIdx.x * SCAN_THREADS + threadIdx.x;
+  int x = i < n ? in[i] : 0;
+  int inc = warpInclusive(x, 0xffffffff, LANES);
+  int warp = threadIdx.x / LANES, lane = threadIdx.x % LANES;
+  if (lane == LANES - 1) warpTotals[warp] = inc;
   __syncthreads();
-  data[id] += buf;
+  if (warp == 0) {
+    const int warps = SCAN_THREADS / LANES;
+    unsigned active = __ballot_sync(0xffffffff, lane < warps);
+    if (lane < warps) warpTotals[lane] = warpInclusive(warpTotals[lane], active, warps);
+  }
+  __syncthreads();
+  int before = warp > 0 ? warpTotals[warp - 1] : 0;
+  if (i < n) out[i] = before + inc - x;  // exclusive
+  if (threadIdx.x == SCAN_THREADS - 1) blockTotals[blockIdx.x] = before + inc;
+}
+
+__global__ void addPrecedingBlocks(int *out, const int *blockTotals, int n) {
+  __shared__ int offset;
+  if (threadIdx.x == 0) {
+    int s = 0;
+    for (int b = 0; b < blockIdx.x; ++b) s += blockTotals[b];
+    offset = s;
+  }
+  __syncthreads();
+  int i = blockIdx.x * SCAN_THREADS + threadIdx.x;
+  if (i < n) out[i] += offset;
 }
 
 int main(int argc, const char **argv) {
   findCudaDevice(argc, argv);
-  int n_elements = 65536;
-  int sz = sizeof(int) * n_elements;
-  std::vector<int> h_data(n_elements), h_result(n_elements);
-  for (int i = 0; i < n_elements; i++) h_data[i] = rand() % 10;
-  int gridSize = n_elements / blockSize;
-  int nWarps = blockSize / 32;
-  int shmem_sz = nWarps * sizeof(int);
-  int n_partialSums = n_elements / blockSize;
-  int partial_sz = n_partialSums * sizeof(int);
-
-  int *d_data, *d_partial_sums;
-  checkCudaErrors(cudaMalloc((void **)&d_data, sz));
-  checkCudaErrors(cudaMalloc((void **)&d_partial_sums, partial_sz));
-  checkCudaErrors(cudaMemset(d_partial_sums, 0, partial_sz));
-  checkCudaErrors(cudaMemcpy(d_data, h_data.data(), sz, cudaMemcpyHostToDevice));
-
-  cudaEvent_t start, stop;
-  checkCudaErrors(cudaEventCreate(&start));
-  checkCudaErrors(cudaEventCreate(&stop));
-  checkCudaErrors(cudaEventRecord(start, 0));
-  shfl_scan_test<<<gridSize, blockSize, shmem_sz>>>(d_data, 32, d_partial_sums);
-  shfl_scan_test<<<1, n_partialSums, shmem_sz>>>(d_partial_sums, 32);
-  uniform_add<<<gridSize - 1, blockSize>>>(d_data + blockSize, d_partial_sums, n_elements);
-  checkCudaErrors(cudaEventRecord(stop, 0));
-  checkCudaErrors(cudaEventSynchronize(stop));
-  float et = 0;
-  checkCudaErrors(cudaEventElapsedTime(&et, start, stop));
-  checkCudaErrors(cudaMemcpy(h_result.data(), d_data, sz, cudaMemcpyDeviceToHost));
-  long long sum = 0;
-  bool ok = true;
-  for (int i = 0; i < n_elements; i++) {
-    sum += h_data[i];
-    ok = ok && h_result[i] == sum;
+  const int n = 1 << 18;
+  std::vector<int> h(n), result(n);
+  for (int i = 0; i < n; ++i) h[i] = (i * 37) % 11;
+  const int blocks = (n + SCAN_THREADS - 1) / SCAN_THREADS;
+  int *dIn, *dOut, *dTotals;
+  checkCudaErrors(cudaMalloc(&dIn, n * sizeof(int)));
+  checkCudaErrors(cudaMalloc(&dOut, n * sizeof(int)));
+  checkCudaErrors(cudaMalloc(&dTotals, blocks * sizeof(int)));
+  checkCudaErrors(cudaMemcpy(dIn, h.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+  cudaEvent_t t0, t1;
+  checkCudaErrors(cudaEventCreate(&t0));
+  checkCudaErrors(cudaEventCreate(&t1));
+  checkCudaErrors(cudaEventRecord(t0));
+  blockScan<<<blocks, SCAN_THREADS>>>(dIn, dOut, dTotals, n);
+  addPrecedingBlocks<<<blocks, SCAN_THREADS>>>(dOut, dTotals, n);
+  checkCudaErrors(cudaEventRecord(t1));
+  checkCudaErrors(cudaEventSynchronize(t1));
+  getLastCudaError("scan kernels");
+  float ms = 0.f;
+  checkCudaErrors(cudaEventElapsedTime(&ms, t0, t1));
+  checkCudaErrors(cudaMemcpy(result.data(), dOut, n * sizeof(int), cudaMemcpyDeviceToHost));
+  int running = 0, wrong = 0;
+  for (int i = 0; i < n; ++i) {
+    wrong += result[i] != running;
+    running += h[i];
   }
-  printf("scan of %d elements: %.3f ms, %s\n", n_elements, et, ok ? "PASSED" : "FAILED");
-  checkCudaErrors(cudaFree(d_data));
-  checkCudaErrors(cudaFree(d_partial_sums));
-  return ok ? EXIT_SUCCESS : EXIT_FAILURE;
+  printf("exclusive scan of %d ints: %.3f ms, %d wrong\n", n, ms, wrong);
+  checkCudaErrors(cudaFree(dIn));
+  checkCudaErrors(cudaFree(dOut));
+  checkCudaErrors(cudaFree(dTotals));
+  return wrong ? EXIT_FAILURE : EXIT_SUCCESS;
 }
