@@ -1,6 +1,7 @@
 """How many translation units of bench/corpus/ compile after `porter convert`, per toolchain, and why the rest fail.
 
 Usage: python bench/compile_rate.py [--toolchain NAME ...] [--project NAME ...] [-j 2] [--json FILE|-] [--keep DIR]
+       python bench/compile_rate.py --reclassify earlier.json   (class an earlier run's failures with today's table)
 
 For every toolchain present (Debian's ROCm 5.2 for gfx90a; ROCm 6.4 for gfx942 and gfx950) and every corpus project:
   1. `porter convert PROJECT -o OUT --no-build --target T`, then every translation unit compiled on its own with
@@ -240,8 +241,7 @@ def summarize(spec: ToolchainSpec, toolchain: Toolchain, arch: str, results: lis
                              "first_error": f"{first['file']}:{first['line']}: {first['message']}",
                              "classes": sorted({e["class"] for e in u.errors}, key=_class_order),
                              "errors": len(u.errors),
-                             "all_errors": [f"[{e['class']}] {e['file']}:{e['line']}: {e['message']}"
-                                            for e in u.errors[:60]]})
+                             "diagnostics": [{k: e[k] for k in ("file", "line", "message")} for e in u.errors]})
     return {
         "toolchain": spec.name, "target": spec.target, "hipcc": str(toolchain.hipcc),
         "hip_version": toolchain.hip_version, "compile_arch": arch,
@@ -290,6 +290,30 @@ def print_summary(s: dict) -> None:
                   f"     [{f['class']}{label}] {f['project']}/{f['unit']}: {f['first_error'][:220]}")
 
 
+def reclassify(summary: dict, rules: list[Rule]) -> dict:
+    """The same run's failures classed again with the current table (no compiling): for working on the table."""
+    units: list[ProjectResult] = []
+    by_project: dict[str, ProjectResult] = {}
+    for p in summary["per_project"]:
+        r = ProjectResult(p["project"], p["units"], p["after_translation"], p["after_fix_loop"],
+                          p["porter_failed_files"], p["porter_exit"], p["porter_claims"])
+        by_project[r.name] = r
+        units.append(r)
+    for f in summary["failures"]:
+        errors, lines = [], {}
+        for d in f["diagnostics"]:
+            cls, label = classify(d["message"], d["file"], rules)
+            if cls == "other" and label is None and (d["file"], d["line"]) in lines:
+                cls, label = lines[(d["file"], d["line"])]
+            elif cls != "other":
+                lines.setdefault((d["file"], d["line"]), (cls, label))
+            errors.append({**d, "class": cls, "label": label})
+        by_project[f["project"]].remaining.append(UnitResult(f["unit"], False, errors))
+    spec = next(t for t in TOOLCHAINS if t.name == summary["toolchain"])
+    toolchain = Toolchain(Path(summary["hipcc"]), summary["hip_version"], None)
+    return summarize(spec, toolchain, summary["compile_arch"], units)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--toolchain", action="append", choices=[t.name for t in TOOLCHAINS],
@@ -298,7 +322,22 @@ def main() -> int:
     parser.add_argument("-j", "--jobs", type=int, default=2, help="parallel compiles (default 2)")
     parser.add_argument("--json", help="write the figures as JSON to this file ('-' for stdout)")
     parser.add_argument("--keep", type=Path, help="keep the converted trees here (absolute paths under /tmp for 6.4)")
+    parser.add_argument("--reclassify", type=Path, metavar="JSON",
+                        help="class the failures of an earlier --json run again with the current table; no compiling")
     args = parser.parse_args()
+
+    if args.reclassify:
+        try:
+            earlier = json.loads(args.reclassify.read_text("utf-8"))["toolchains"]
+        except (OSError, ValueError, KeyError) as exc:
+            print(f"compile_rate: cannot read {args.reclassify}: {exc}", file=sys.stderr)
+            return 2
+        summaries = [reclassify(s, load_rules()) for s in earlier]
+        for s in summaries:
+            print_summary(s)
+        if args.json:
+            _write_json(args.json, summaries)
+        return 0
 
     projects = load_projects()
     if args.project:
@@ -336,14 +375,18 @@ def main() -> int:
         print("compile_rate: no HIP toolchain found (hipcc on PATH, or the ROCm 6.4 chroot as root)", file=sys.stderr)
         return 2
     if args.json:
-        text = json.dumps({"toolchains": summaries}, indent=1)
-        if args.json == "-":
-            print(text)
-        else:
-            Path(args.json).write_text(text + "\n", "utf-8")
+        _write_json(args.json, summaries)
     if args.keep is None:
         shutil.rmtree(work_root, ignore_errors=True)
     return 0
+
+
+def _write_json(target: str, summaries: list[dict]) -> None:
+    text = json.dumps({"toolchains": summaries}, indent=1)
+    if target == "-":
+        print(text)
+    else:
+        Path(target).write_text(text + "\n", "utf-8")
 
 
 if __name__ == "__main__":

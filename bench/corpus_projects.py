@@ -17,6 +17,7 @@ Used by bench/compile_rate.py and tests/test_corpus.py.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -209,3 +210,42 @@ def run_nvcc(cmd: list[str], cwd: Path, timeout: float = 600) -> tuple[bool, str
     except subprocess.TimeoutExpired:
         return False, f"nvcc timed out after {timeout}s"
     return proc.returncode == 0, proc.stdout + proc.stderr
+
+
+NVCC_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "porter" / "corpus-nvcc"
+
+
+def nvcc_cache_key(project: Project, unit: Path, cmd: list[str]) -> str:
+    """Content hash of everything a unit's nvcc result depends on: the project's files, the command line (its
+    output path aside) and the compiler's version. A unit that compiled once under this key compiles again."""
+    digest = hashlib.sha256()
+    for path in sorted(project.root.rglob("*")):
+        if path.is_file():
+            digest.update(str(path.relative_to(project.root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    stable = [a for a in cmd if not a.endswith(".o")]
+    digest.update("\0".join([str(unit.relative_to(project.root)), *stable]).encode())
+    digest.update(_nvcc_version(cmd[0]).encode())
+    return digest.hexdigest()
+
+
+def _nvcc_version(nvcc: str) -> str:
+    try:
+        return subprocess.run([nvcc, "--version"], capture_output=True, text=True, timeout=60, check=False).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+
+
+def compile_unit_cached(project: Project, unit: Path, cmd: list[str], use_cache: bool = True) -> tuple[bool, str]:
+    """run_nvcc, remembering successes by content hash (bench/corpus changes rarely; nvcc is slow)."""
+    key = nvcc_cache_key(project, unit, cmd)
+    marker = NVCC_CACHE / f"{key}.ok"
+    if use_cache and marker.is_file():
+        return True, "cached"
+    ok, output = run_nvcc(cmd, project.root)
+    if ok and use_cache:
+        try:
+            NVCC_CACHE.mkdir(parents=True, exist_ok=True)
+            marker.write_text(f"{project.name}/{unit.relative_to(project.root)}\n", "utf-8")
+        except OSError:
+            pass  # a read-only cache only costs the next run its time
+    return ok, output
