@@ -54,15 +54,17 @@ TOOLCHAINS = (
     ToolchainSpec("rocm6.4-gfx950", "gfx950", "chroot"),
 )
 
-# Runs a ROCm 6.4 tool inside the chroot, in the caller's working directory (which must lie under /tmp: /tmp is
-# bound into the chroot at the same path).
+# Runs a ROCm 6.4 tool inside the chroot, in the caller's working directory when that lies under /tmp (bound into the
+# chroot at the same path), else in /tmp (enough for `hipconfig --version`; compiles always run under /tmp). Inside, PATH
+# is the chroot's own: the caller's PATH starts with these wrappers, which /tmp makes visible in the chroot too.
 _CHROOT_WRAPPER = """#!/bin/sh
+case "$PWD" in /tmp|/tmp/*) here=$PWD ;; *) here=/tmp ;; esac
 exec unshare --mount --propagation private /bin/sh -c '
 root=$1; tool=$2; dir=$3; shift 3
 mount -t proc proc "$root/proc" || exit 125
 mount --rbind /tmp "$root/tmp" || exit 125
-exec chroot "$root" /bin/sh -c "cd \\"\\$0\\" && exec env HIP_PLATFORM=amd \\"\\$@\\"" "$dir" "$tool" "$@"
-' sh {root} {tool} "$PWD" "$@"
+exec chroot "$root" /bin/sh -c "cd \\"\\$0\\" && exec env PATH=/usr/sbin:/usr/bin:/sbin:/bin HIP_PLATFORM=amd \\"\\$@\\"" "$dir" "/usr/bin/$tool" "$@"
+' sh {root} {tool} "$here" "$@"
 """
 
 
@@ -157,7 +159,7 @@ def run_porter(project: Project, out: Path, spec: ToolchainSpec, path: str, jobs
     env = dict(os.environ, PATH=path, HIP_PLATFORM="amd", NO_COLOR="1")
     for var in ("PORTER_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY"):
         env.pop(var, None)  # the fix loop without a model
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=3600, check=False)
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=3600, check=False, cwd=out.parent)
     try:
         report = json.loads((out / ".porter" / "report.json").read_text("utf-8"))
     except (OSError, ValueError):
