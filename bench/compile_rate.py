@@ -159,6 +159,7 @@ def run_porter(project: Project, out: Path, spec: ToolchainSpec, path: str, jobs
     env = dict(os.environ, PATH=path, HIP_PLATFORM="amd", NO_COLOR="1")
     for var in ("PORTER_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY"):
         env.pop(var, None)  # the fix loop without a model
+    out.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=3600, check=False, cwd=out.parent)
     try:
         report = json.loads((out / ".porter" / "report.json").read_text("utf-8"))
