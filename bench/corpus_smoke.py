@@ -5,6 +5,7 @@ Usage: python bench/corpus_smoke.py [--project NAME ...] [-j N] [--arch sm_90]
 Each project's units are compiled with its own flags, linked with the libraries it uses, and run with small
 arguments (below); a project passes when it exits 0. Needs nvcc, the CUDA libraries and a GPU; projects that need
 hardware or files a plain machine lacks (cuDLA, NvSci, an EGLStream producer, a compiled fatbin) are built only.
+Not yet run on a GPU: without one every run fails with "no CUDA-capable device" (the builds and links are checked).
 """
 
 from __future__ import annotations
@@ -91,7 +92,8 @@ def build_and_run(project: Project, nvcc: Path, arch: str, work: Path) -> tuple[
         return "skipped", f"missing {missing_headers(project, search)}"
     units = project.translation_units()
     hosts = [p for p in project.root.rglob("*.cpp") if p not in units]  # host-only C++ (references, PGM I/O)
-    inc = [f"-I{d}" for d in project.include_dirs()]
+    implicit = {nvcc.resolve().parent.parent / "include", Path("/usr/include"), Path("/usr/local/include")}
+    inc = [f"-I{d}" for d in project.include_dirs()] + [f"-isystem={d}" for d in search if d not in implicit]
     objs: dict[Path, Path] = {}
     for i, src in enumerate(units + hosts):
         obj = work / f"{project.name}_{i}.o"

@@ -36,4 +36,4 @@ __device__ bool intersectScene(const Scene &s, const Ray &r, Hit &hit);
 __host__ Scene makeDemoScene(int extra);
 __host__ Camera makeCamera(float3 eye, float3 target, float fovDeg, float aspect);
 
-void render(const Scene &scene, const Camera &cam, int width, int height, int spp, uchar4 *image);
+bool render(const Scene &scene, const Camera &cam, int width, int height, int spp, uchar4 *image);

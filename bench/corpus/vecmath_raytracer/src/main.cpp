@@ -39,7 +39,7 @@ int main(int argc, char **argv) {
   Scene scene = makeDemoScene(extra);
   Camera cam = makeCamera(make_float3(0.f, 1.5f, 7.f), make_float3(0.f, 0.f, 0.f), 45.f, float(w) / h);
   std::vector<uchar4> image(size_t(w) * h);
-  render(scene, cam, w, h, spp, image.data());
+  if (!render(scene, cam, w, h, spp, image.data())) return 1;
   if (!writePPM(out, image, w, h)) {
     fprintf(stderr, "cannot write %s\n", out);
     return 1;

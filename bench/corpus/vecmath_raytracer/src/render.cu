@@ -51,7 +51,7 @@ __global__ void renderKernel(Camera cam, int width, int height, int spp, uchar4 
   image[y * width + x] = make_uchar4((unsigned char)px.x, (unsigned char)px.y, (unsigned char)px.z, 255);
 }
 
-void render(const Scene &scene, const Camera &cam, int width, int height, int spp, uchar4 *image) {
+bool render(const Scene &scene, const Camera &cam, int width, int height, int spp, uchar4 *image) {
   cudaMemcpyToSymbol(c_scene, &scene, sizeof(Scene));
   uchar4 *d_image = nullptr;
   cudaMalloc(&d_image, sizeof(uchar4) * width * height);
@@ -67,6 +67,8 @@ void render(const Scene &scene, const Camera &cam, int width, int height, int sp
   if (err == cudaSuccess) err = cudaGetLastError();
   if (err != cudaSuccess) {
     fprintf(stderr, "render failed: %s\n", cudaGetErrorString(err));
+    cudaFree(d_image);
+    return false;
   }
   float ms = 0.f;
   cudaEventElapsedTime(&ms, start, stop);
@@ -75,4 +77,5 @@ void render(const Scene &scene, const Camera &cam, int width, int height, int sp
   cudaFree(d_image);
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
+  return true;
 }
