@@ -335,7 +335,12 @@ def main() -> int:
         except (OSError, ValueError, KeyError) as exc:
             print(f"compile_rate: cannot read {args.reclassify}: {exc}", file=sys.stderr)
             return 2
-        summaries = [reclassify(s, load_rules()) for s in earlier]
+        try:
+            summaries = [reclassify(s, load_rules()) for s in earlier]
+        except (KeyError, TypeError, StopIteration) as exc:
+            print(f"compile_rate: {args.reclassify} is not a --json file of this version of the bench ({exc!r})",
+                  file=sys.stderr)
+            return 2
         for s in summaries:
             print_summary(s)
         if args.json:
