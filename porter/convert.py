@@ -7,6 +7,7 @@ translation itself (porter.translate) is pure.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 import os
 import posixpath
@@ -27,10 +28,12 @@ from porter.files import (
     STATE_DIR,
     FileKind,
     PorterInputError,
+    ShardSpec,
     TreeEntry,
     WriteMode,
     atomic_write,
     backup,
+    check_default_destination,
     check_destination,
     classify,
     looks_binary,
@@ -55,6 +58,8 @@ class ConvertRequest:
     jobs: int = 0  # 0: all cores
     report_path: Path | None = None
     strict: bool = False
+    default_output: bool = False  # `output` is porter's default beside the input: it may only replace a port of ours
+    shard: ShardSpec | None = None  # --shard K/N: build and fix only this share (the whole tree is translated)
 
 
 @dataclass
@@ -191,10 +196,16 @@ def convert(request: ConvertRequest, console: Console, out: Callable[[str], None
     output_root = _output_root(request)
     if output_root is not None and mode is WriteMode.WRITE:
         check_destination(source, request.output, in_place=False)
+        if request.default_output:
+            check_default_destination(source, request.output)
     config = request.config
+    written_to = request.output if mode is WriteMode.WRITE else source if mode is WriteMode.IN_PLACE else None
     report = Report(str(source), str(output_root) if output_root else None, mode.value, config.target,
-                    str(config.rocm) if config.rocm else None)
+                    str(config.rocm) if config.rocm else None, written_to=str(written_to) if written_to else None,
+                    shard=request.shard)
     jobs = list(_plan(request, report.warnings))
+    if request.shard is not None and not mode.writes:  # a written shard needs the whole tree to build its share
+        jobs = [j for j in jobs if request.shard.owns(j.out_rel)]
     done = _run_jobs(jobs, request, console, report, output_root)
     if mode.writes and output_root is not None and not report.interrupted:
         _write_manifest(request, output_root, done)
@@ -369,7 +380,20 @@ def _write_manifest(request: ConvertRequest, output_root: Path, done: list[_Done
         files.append({"output": r.output, "source": r.path, "original": str(original), "status": status})
     manifest = {"porter_version": __version__, "source_root": str(src_root), "output_root": str(output_root.resolve()),
                 "in_place": in_place, "files": files}
-    atomic_write(output_root / STATE_DIR / "manifest.json", json.dumps(manifest, indent=2).encode() + b"\n")
+    path = output_root / STATE_DIR / "manifest.json"
+    if request.source.is_file():
+        files += _other_ported_files(path, manifest, {f["output"] for f in files})
+    atomic_write(path, json.dumps(manifest, indent=2).encode() + b"\n")
+
+
+def _other_ported_files(path: Path, manifest: dict, outputs: set[str]) -> list[dict]:
+    """Single files ported into one directory share its manifest: keep the entries of the other files."""
+    try:
+        earlier = json.loads(path.read_text("utf-8"))
+        same = all(earlier[k] == manifest[k] for k in ("source_root", "output_root", "in_place"))
+        return [f for f in earlier["files"] if f["output"] not in outputs] if same else []
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
 
 
 def _after_write(request: ConvertRequest, output_root: Path, report: Report, console: Console) -> None:
@@ -384,11 +408,25 @@ def _after_write(request: ConvertRequest, output_root: Path, report: Report, con
     except ImportError:
         report.warnings.append("the build step is not available in this installation; skipped")
         return
-    outcome = run_fix_loop(output_root, request.config, report.fix_loop, files=written, findings=report.findings, console=console)
+    before = _hashes(output_root, report)
+    outcome = run_fix_loop(output_root, request.config, report.fix_loop, files=written, findings=report.findings,
+                           console=console, share=request.shard.owns if request.shard else None)
+    after = _hashes(output_root, report)
+    report.fix_loop["edited"] = sorted(rel for rel, digest in after.items() if before.get(rel) != digest)
     report.fix_loop["status"] = str(outcome.status)
     report.fix_loop["message"] = outcome.message
     # no toolchain is a warning (translation still happened), not a failed port
     report.fix_loop["ok"] = outcome.status in (LoopStatus.OK, LoopStatus.SKIPPED, LoopStatus.NO_TOOLCHAIN)
+
+
+def _hashes(output_root: Path, report: Report) -> dict[str, str]:
+    """Content digests of the port's files: what the fix loop edited is what changed between two of these."""
+    out = {}
+    for f in report.files:
+        path = output_root / f.output
+        if f.kind in ("source", "build") and path.is_file() and not path.is_symlink():
+            out[f.output] = hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
+    return out
 
 
 def write_diff(text: str) -> None:
