@@ -78,6 +78,8 @@ def _nvcc_units() -> list[tuple[cp.Project, Path]]:
 @pytest.mark.nvcc
 @pytest.mark.parametrize("project", PROJECTS, ids=IDS)
 def test_nvcc_compiles_every_unit(project: cp.Project) -> None:
+    """Real compiles (nvcc -c -arch=sm_90). A unit whose files, command and nvcc version already compiled once is
+    not compiled again (content-hash cache under ~/.cache/porter/corpus-nvcc; CORPUS_NVCC_NOCACHE=1 disables it)."""
     nvcc = cp.find_nvcc()
     if nvcc is None:
         pytest.skip("nvcc not found: the corpus is checked against the CUDA compiler where it is installed")
@@ -90,7 +92,8 @@ def test_nvcc_compiles_every_unit(project: cp.Project) -> None:
             if lacking:
                 skipped.append(f"{unit.name} needs {', '.join(sorted(lacking))}")
                 continue
-            ok, output = cp.run_nvcc(cp.nvcc_command(nvcc, project, unit, Path(tmp) / "unit.o", search), project.root)
+            cmd = cp.nvcc_command(nvcc, project, unit, Path(tmp) / "unit.o", search)
+            ok, output = cp.compile_unit_cached(project, unit, cmd, use_cache=not os.environ.get("CORPUS_NVCC_NOCACHE"))
             assert ok, f"{unit.relative_to(project.root)}:\n{output[-4000:]}"
             compiled += 1
     if not compiled:
