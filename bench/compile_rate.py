@@ -37,6 +37,10 @@ from corpus_projects import CLASSES, Project, load_projects  # noqa: E402
 
 from porter.build import HipccEnvironment, Toolchain, choose_compile_arch, detect_toolchain  # noqa: E402
 
+# not re-exported by porter.build: the bench compiles the corpus's units itself (porter's own build skips host C++
+# files that reach HIP only through a project header) and parses clang's output the way porter does
+from porter.build.diagnostics import parse_clang_output  # noqa: E402
+
 ROCM64_ROOT = Path(os.environ.get("PORTER_ROCM64_ROOT", "/tmp/rocm64probe/root"))
 PATTERNS = HERE / "failure_classes.toml"
 
@@ -176,10 +180,12 @@ def compile_units(root: Path, units: list[str], toolchain: Toolchain, arch: str,
         if not (root / rel).is_file():
             return UnitResult(rel, False, [{"file": rel, "line": 0, "message": "porter wrote no such file",
                                             "class": "other", "label": None}])
-        result = env.build(rel)
+        build = env.compile_files([root / rel])[0]
+        diagnostics = [d for d in parse_clang_output(build.output, root, default_file=rel)
+                       if d.severity in ("error", "fatal")]
         errors = []
         classified_lines: dict[tuple[str, int], tuple[str, str | None]] = {}
-        for d in result.errors:
+        for d in diagnostics:
             if "too many errors emitted" in d.message:
                 continue
             cls, label = classify(d.message, d.file, rules)
@@ -188,10 +194,10 @@ def compile_units(root: Path, units: list[str], toolchain: Toolchain, arch: str,
             elif cls != "other":
                 classified_lines.setdefault((d.file, d.line), (cls, label))
             errors.append({"file": d.file, "line": d.line, "message": d.message, "class": cls, "label": label})
-        if not result.ok and not errors:  # failed without a parsed diagnostic (link step, crash, timeout)
-            tail = result.output.strip().splitlines()[-1:] or ["no diagnostic"]
+        if not build.ok and not errors:  # failed without a parsed diagnostic (crash, timeout)
+            tail = build.output.strip().splitlines()[-1:] or ["no diagnostic"]
             errors.append({"file": rel, "line": 0, "message": tail[0][:300], "class": "other", "label": None})
-        return UnitResult(rel, result.ok, errors)
+        return UnitResult(rel, build.ok, errors)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         return list(pool.map(one, units))
