@@ -25,6 +25,7 @@ class PortConfig:
     build_cmd: str | None = None  # user's own build command, run in the output root
     test_cmd: str | None = None  # run after a clean build
     offload_arch: str | None = None  # override the arch passed to hipcc
+    toolchain: str | None = None  # installed toolchain name, ROCm version, 'system' or hipcc path (else PORTER_HIPCC)
     jobs: int = 0  # parallel workers: translation processes and hipcc jobs (0: all cores)
     # agent (issue 3)
     model: str | None = None
@@ -32,6 +33,7 @@ class PortConfig:
     max_iterations: int = 30
     max_tokens: int = 400_000  # token budget over the whole run
     max_seconds: float = 1800.0
+    task_iterations: int | None = None  # model turns per repair task (default: a fair share of max_iterations)
     use_cache: bool = True
     cache_dir: Path | None = None
     # where the report / transcript go (default: <out>/.porter/)

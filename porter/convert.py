@@ -7,6 +7,7 @@ translation itself (porter.translate) is pure.
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import json
 import os
@@ -105,7 +106,7 @@ def _translate_job(job: _Job) -> _Done:
     if job.kind is FileKind.SOURCE:
         result.output, shims = _with_shims(result, job)
         if job.scan_output:
-            findings = _open_findings(result.output, job, shims)
+            findings = _open_findings(result, job, shims)
     report = FileReport.from_result(job.rel, job.out_rel, kind, source, result)
     if not _is_utf8(source) and report.status == "translated":
         report.warnings.append("not valid UTF-8: only the translated identifiers were changed, all other bytes kept")
@@ -141,12 +142,12 @@ def _with_shims(result: TranslationResult, job: _Job) -> tuple[bytes, tuple[str,
     return text.encode("utf-8", "surrogateescape"), tuple(files)
 
 
-def _open_findings(output: bytes, job: _Job, shims: tuple[str, ...]) -> list[dict]:
+def _open_findings(result: TranslationResult, job: _Job, shims: tuple[str, ...]) -> list[dict]:
     from porter.fix import all_shims
-    from porter.scan import scan_source
+    from porter.scan import scan_translated
     from porter.targets import resolve_target
 
-    findings = scan_source(output, job.out_rel, resolve_target(job.options.target), job.options.rocm)
+    findings = scan_translated(result.output, job.out_rel, resolve_target(job.options.target), job.options.rocm, result)
     # an API "too new for this ROCm" that an included shim provides is not open any more
     provided = {ident for shim in all_shims().values() if shim.file in shims for ident in shim.provides}
     return [f.as_dict() for f in findings if not (f.category == "unsupported-api" and _subject(f.message) in provided)]
@@ -378,12 +379,43 @@ def _write_manifest(request: ConvertRequest, output_root: Path, done: list[_Done
         if in_place and status != "translated":
             original = src_root / r.path
         files.append({"output": r.output, "source": r.path, "original": str(original), "status": status})
-    manifest = {"porter_version": __version__, "source_root": str(src_root), "output_root": str(output_root.resolve()),
-                "in_place": in_place, "files": files}
+    manifest = {"porter_version": __version__, "mapping_version": mapping_version(), "source_root": str(src_root),
+                "output_root": str(output_root.resolve()), "in_place": in_place,
+                "source_revision": _source_revision(request.source), "options": conversion_options(request),
+                "files": files}
     path = output_root / STATE_DIR / "manifest.json"
     if request.source.is_file():
         files += _other_ported_files(path, manifest, {f["output"] for f in files})
     atomic_write(path, json.dumps(manifest, indent=2).encode() + b"\n")
+
+
+def conversion_options(request: ConvertRequest) -> dict:
+    """What shapes the translation besides the sources: recorded so `porter sync` can convert again the same way."""
+    config = request.config
+    return {"target": config.target, "rocm": str(config.rocm) if config.rocm else None,
+            "launch_syntax": str(config.launch_syntax.value), "rename": request.rename, "full_parse": config.full_parse}
+
+
+@functools.cache
+def mapping_version() -> str:
+    """A digest of the data the translation applies (porter/data: API maps, headers, rewrites, build files, hazards)
+    and the shims it copies: two ports with the same porter version and mapping version translate alike."""
+    from porter.fix import SHIMS_DIR
+
+    digest = hashlib.blake2b(digest_size=8)
+    data = Path(__file__).parent / "data"
+    for folder in (data, Path(SHIMS_DIR)):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _source_revision(source: Path) -> dict | None:
+    """The git commit the input came from (a work tree's HEAD, and whether files under it were uncommitted)."""
+    from porter.revisions import source_revision
+
+    revision = source_revision(source)
+    return revision.as_dict() if revision is not None else None
 
 
 def _other_ported_files(path: Path, manifest: dict, outputs: set[str]) -> list[dict]:
@@ -401,22 +433,66 @@ def _after_write(request: ConvertRequest, output_root: Path, report: Report, con
     written = [output_root / f.output for f in report.files if f.kind == "source" and f.status in ("translated", "unchanged")]
     if request.source.is_file() and request.output is not None and request.mode is WriteMode.WRITE:
         written = [request.output]
-    if not request.config.build:
-        return
+    if request.config.build:
+        _fix(output_root, request.config, report, written, console, request.report_path, request.shard)
+
+
+def _fix(output_root: Path, config: PortConfig, report: Report, written: list[Path], console: Console,
+         report_path: Path | None, shard: ShardSpec | None = None, earlier_tasks: list[dict] | None = None) -> None:
     try:
         from porter.fix import LoopStatus, run_fix_loop
     except ImportError:
         report.warnings.append("the build step is not available in this installation; skipped")
         return
+    path = report_path or output_root / STATE_DIR / "report.json"
+    # a resumed run's edits add to those of the run it continues
+    edited = set(report.fix_loop.get("edited") or []) if earlier_tasks is not None else set()
     before = _hashes(output_root, report)
-    outcome = run_fix_loop(output_root, request.config, report.fix_loop, files=written, findings=report.findings,
-                           console=console, share=request.shard.owns if request.shard else None)
+    outcome = run_fix_loop(output_root, config, report.fix_loop, files=written, findings=report.findings,
+                           console=console, share=shard.owns if shard else None, earlier_tasks=earlier_tasks,
+                           checkpoint=lambda: report.write_json(path))
     after = _hashes(output_root, report)
-    report.fix_loop["edited"] = sorted(rel for rel, digest in after.items() if before.get(rel) != digest)
+    report.fix_loop["edited"] = sorted(edited | {rel for rel, digest in after.items() if before.get(rel) != digest})
     report.fix_loop["status"] = str(outcome.status)
     report.fix_loop["message"] = outcome.message
     # no toolchain is a warning (translation still happened), not a failed port
     report.fix_loop["ok"] = outcome.status in (LoopStatus.OK, LoopStatus.SKIPPED, LoopStatus.NO_TOOLCHAIN)
+
+
+def resume(output: Path, console: Console, report_path: Path | None = None, **options: object) -> Report:
+    """`porter convert --resume OUT`: continue the build-and-fix loop of an earlier run of OUT from its report,
+    without translating again (that would undo the fixes). The agent tasks it fixed are kept and not redone; the
+    options it ran with (model, endpoint, budgets, build and test commands) apply unless given again now.
+    Raises PorterInputError for an output tree with no usable report."""
+    from porter.config import build_config
+
+    path = report_path or output / STATE_DIR / "report.json"
+    if not output.is_dir():
+        raise PorterInputError(f"{output}: not a directory; --resume takes the output tree of an earlier porter convert")
+    try:
+        data = json.loads(path.read_text("utf-8"))
+        report = Report.from_dict(data)
+    except FileNotFoundError:
+        raise PorterInputError(f"{path}: no porter report here to resume from; run porter convert first") from None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise PorterInputError(f"{path}: not a porter report that can be resumed ({type(exc).__name__}: {exc})") from None
+    if report.mode not in (WriteMode.WRITE.value, WriteMode.IN_PLACE.value) or report.output_root is None:
+        raise PorterInputError(f"{path}: the report of a --{report.mode} run; nothing was written to resume")
+    fix_loop = report.fix_loop
+    stored = {k: v for k, v in (fix_loop.get("options") or {}).items() if v is not None}
+    earlier = list((fix_loop.get("agent") or {}).get("tasks") or [])
+    source_root = Path(report.source_root)
+    project = source_root if source_root.is_dir() else source_root.parent if source_root.parent.is_dir() else None
+    given = {k: v for k, v in options.items() if v is not None}
+    config = build_config(project, **{"rocm": report.rocm, **stored, **given, "build": True, "report_path": report_path})
+    root = output  # the tree may have moved since: the report's paths are relative to it
+    written = [root / f.output for f in report.files if f.kind == "source" and f.status in ("translated", "unchanged")]
+    if report.written_to and Path(report.written_to).is_file():
+        written = [Path(report.written_to)]
+    report.target = config.target
+    _fix(root, config, report, written, console, path, report.shard, earlier_tasks=earlier)
+    report.write_json(path)
+    return report
 
 
 def _hashes(output_root: Path, report: Report) -> dict[str, str]:

@@ -224,18 +224,7 @@ def warp_size_constants(ctx: SourceContext, target: TargetProfile, rocm: RocmVer
 def lane_sized_arrays(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | None) -> Iterator[Hit]:
     if target.wavefront == 32:
         return
-    arrays: dict[str, tree_sitter.Node] = {}
-    for decl in ctx.nodes("declaration"):
-        for declarator in decl.children_by_field_name("declarator"):
-            if declarator.type == "init_declarator":
-                declarator = declarator.child_by_field_name("declarator")
-            if declarator is None or declarator.type != "array_declarator":
-                continue
-            inner = declarator.child_by_field_name("declarator")
-            if inner is None or inner.type == "array_declarator":
-                continue  # 2-D and up: tiles, not per-lane storage
-            if ctx.evaluate(declarator.child_by_field_name("size")) == 32:
-                arrays[declarator_name(declarator)] = declarator
+    arrays = ctx.lane_sized_arrays
     if not arrays:
         return
     reported: set[str] = set()
@@ -327,12 +316,9 @@ def _is_mask_value(ctx: SourceContext, node: tree_sitter.Node) -> bool:
     if node.type == "call_expression":
         return call_name(node) in MASK_RESULT_CALLS
     if node.type == "identifier":
-        name = text(node)
         return any(
-            var == name
-            and unparen(value).type == "call_expression"
-            and call_name(unparen(value)) in MASK_RESULT_CALLS
-            for var, value, _ in ctx.assignments
+            unparen(value).type == "call_expression" and call_name(unparen(value)) in MASK_RESULT_CALLS
+            for value, _ in ctx.assignments_by_name.get(text(node), ())
         )
     return False
 
@@ -539,6 +525,10 @@ TEX_BIND = frozenset(
 )
 
 
+# a fetch is a call of the plain or templated name (`tex2D<float>(obj, x, y)`), not a member of the same name
+IMAGE_CALLEE_TYPES = frozenset({"identifier", "template_function", "qualified_identifier"})
+
+
 @detector
 def texture_references(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | None) -> Iterator[Hit]:
     refs: set[str] = set()
@@ -565,6 +555,8 @@ def texture_references(ctx: SourceContext, target: TargetProfile, rocm: RocmVers
             yield Hit("PT002", call, {"call": short(call), "name": text(args[0])})
         elif name in TEX_BIND:
             yield Hit("PT003", call, {"name": name})
+        if TEX_FETCH.match(name) and not target.image_support and fn is not None and fn.type in IMAGE_CALLEE_TYPES:
+            yield Hit("PT004", call, {"call": short(call)})
 
 
 # --- cooperative groups ---------------------------------------------------------------------------------
