@@ -35,13 +35,18 @@ sys.path.insert(0, str(HERE))
 
 from corpus_projects import CLASSES, Project, load_projects  # noqa: E402
 
-from porter.build import HipccEnvironment, Toolchain, choose_compile_arch, detect_toolchain  # noqa: E402
+from porter.build import (  # noqa: E402
+    HipccEnvironment,
+    Toolchain,
+    ToolchainError,
+    choose_compile_arch,
+    resolve_toolchain,
+)
 
 # not re-exported by porter.build: the bench compiles the corpus's units itself (porter's own build skips host C++
 # files that reach HIP only through a project header) and parses clang's output the way porter does
 from porter.build.diagnostics import parse_clang_output  # noqa: E402
 
-ROCM64_ROOT = Path(os.environ.get("PORTER_ROCM64_ROOT", "/tmp/rocm64probe/root"))
 PATTERNS = HERE / "failure_classes.toml"
 
 
@@ -49,55 +54,22 @@ PATTERNS = HERE / "failure_classes.toml"
 class ToolchainSpec:
     name: str
     target: str
-    kind: str  # "system": hipcc on PATH as installed; "chroot": ROCm 6.4 in the chroot, through wrappers
+    toolchain: str  # what `porter convert --toolchain` takes: "system" (Debian's hipcc), or an installed name
 
 
 TOOLCHAINS = (
     ToolchainSpec("rocm5.2-gfx90a", "gfx90a", "system"),
-    ToolchainSpec("rocm6.4-gfx942", "gfx942", "chroot"),
-    ToolchainSpec("rocm6.4-gfx950", "gfx950", "chroot"),
+    ToolchainSpec("rocm6.4-gfx942", "gfx942", "rocm-6.4"),  # `porter toolchain install` (or `make rocm`)
+    ToolchainSpec("rocm6.4-gfx950", "gfx950", "rocm-6.4"),
 )
 
-# Runs a ROCm 6.4 tool inside the chroot, in the caller's working directory when that lies under /tmp (bound into the
-# chroot at the same path), else in /tmp (enough for `hipconfig --version`; compiles always run under /tmp). Inside, PATH
-# is the chroot's own: the caller's PATH starts with these wrappers, which /tmp makes visible in the chroot too.
-_CHROOT_WRAPPER = """#!/bin/sh
-case "$PWD" in /tmp|/tmp/*) here=$PWD ;; *) here=/tmp ;; esac
-exec unshare --mount --propagation private /bin/sh -c '
-root=$1; tool=$2; dir=$3; shift 3
-mount -t proc proc "$root/proc" || exit 125
-mount --rbind /tmp "$root/tmp" || exit 125
-exec chroot "$root" /bin/sh -c "cd \\"\\$0\\" && exec env PATH=/usr/sbin:/usr/bin:/sbin:/bin HIP_PLATFORM=amd \\"\\$@\\"" "$dir" "/usr/bin/$tool" "$@"
-' sh {root} {tool} "$here" "$@"
-"""
 
-
-def toolchain_path(spec: ToolchainSpec, tools_dir: Path) -> str | None:
-    """The PATH under which porter finds this toolchain's hipcc and hipconfig, or None when it is absent.
-
-    The one place that picks a toolchain: once porter reads PORTER_HIPCC/--toolchain, return that variable instead.
-    """
-    if spec.kind == "system":
-        found = shutil.which("hipcc")
-        return os.environ.get("PATH", "") if found else None
-    if not (ROCM64_ROOT / "usr" / "bin" / "hipcc").is_file() or os.geteuid() != 0:
-        return None  # the chroot needs root for unshare/mount
-    bindir = tools_dir / spec.kind
-    bindir.mkdir(parents=True, exist_ok=True)
-    for tool in ("hipcc", "hipconfig"):
-        wrapper = bindir / tool
-        wrapper.write_text(_CHROOT_WRAPPER.format(root=ROCM64_ROOT, tool=tool))
-        wrapper.chmod(0o755)
-    return f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"
-
-
-def detect(path: str) -> Toolchain | None:
-    saved = os.environ.get("PATH", "")
-    os.environ["PATH"] = path
+def detect(spec: ToolchainSpec) -> Toolchain | None:
+    """The toolchain porter itself resolves for this spec (None when it is not there)."""
     try:
-        return detect_toolchain()
-    finally:
-        os.environ["PATH"] = saved
+        return resolve_toolchain(spec.toolchain)
+    except ToolchainError:
+        return None
 
 
 # ---- classification --------------------------------------------------------------------------------------------
@@ -155,13 +127,13 @@ class ProjectResult:
     seconds: float = 0.0
 
 
-def run_porter(project: Project, out: Path, spec: ToolchainSpec, path: str, jobs: int, build: bool) -> tuple[int, dict]:
+def run_porter(project: Project, out: Path, spec: ToolchainSpec, jobs: int, build: bool) -> tuple[int, dict]:
     cmd = [sys.executable, "-m", "porter", "convert", str(project.root), "-o", str(out), "--target", spec.target,
-           "-j", str(jobs)]
+           "--toolchain", spec.toolchain, "-j", str(jobs)]
     if not build:
         cmd.append("--no-build")
-    env = dict(os.environ, PATH=path, HIP_PLATFORM="amd", NO_COLOR="1")
-    for var in ("PORTER_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY"):
+    env = dict(os.environ, HIP_PLATFORM="amd", NO_COLOR="1")
+    for var in ("PORTER_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY", "PORTER_HIPCC"):
         env.pop(var, None)  # the fix loop without a model
     out.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=3600, check=False, cwd=out.parent)
@@ -207,7 +179,7 @@ def failed_files(report: dict) -> list[str]:
     return [f["path"] for f in report.get("files", []) if f.get("status") == "failed" or f.get("error")]
 
 
-def run_project(project: Project, spec: ToolchainSpec, path: str, toolchain: Toolchain, arch: str, work: Path,
+def run_project(project: Project, spec: ToolchainSpec, toolchain: Toolchain, arch: str, work: Path,
                 jobs: int, rules: list[Rule]) -> ProjectResult:
     start = time.perf_counter()
     units = [str(u.relative_to(project.root)) for u in project.translation_units()]
@@ -216,13 +188,13 @@ def run_project(project: Project, spec: ToolchainSpec, path: str, toolchain: Too
     for d in (translated, fixed):
         shutil.rmtree(d, ignore_errors=True)
 
-    code, report = run_porter(project, translated, spec, path, jobs, build=False)
+    code, report = run_porter(project, translated, spec, jobs, build=False)
     result.porter_exit["translate"] = code
     result.porter_failed_files = failed_files(report)
     first = compile_units(translated, units, toolchain, arch, jobs, rules)
     result.translated_ok = sum(u.ok for u in first)
 
-    code, report = run_porter(project, fixed, spec, path, jobs, build=True)
+    code, report = run_porter(project, fixed, spec, jobs, build=True)
     result.porter_exit["fix"] = code
     loop = report.get("fix_loop") or {}
     result.porter_claims = {k: loop.get(k) for k in ("status", "rounds", "remaining_errors") if k in loop}
@@ -330,7 +302,7 @@ def main() -> int:
     parser.add_argument("--project", action="append", help="measure only these corpus projects")
     parser.add_argument("-j", "--jobs", type=int, default=2, help="parallel compiles (default 2)")
     parser.add_argument("--json", help="write the figures as JSON to this file ('-' for stdout)")
-    parser.add_argument("--keep", type=Path, help="keep the converted trees here (absolute paths under /tmp for 6.4)")
+    parser.add_argument("--keep", type=Path, help="keep the converted trees here")
     parser.add_argument("--reclassify", type=Path, metavar="JSON",
                         help="class the failures of an earlier --json run again with the current table; no compiling")
     args = parser.parse_args()
@@ -361,15 +333,12 @@ def main() -> int:
             return 2
         projects = [p for p in projects if p.name in args.project]
     rules = load_rules()
-    # /tmp: the 6.4 chroot sees /tmp at the same path, so every path handed to its hipcc must lie there
-    work_root = (args.keep.resolve() if args.keep else Path(tempfile.mkdtemp(prefix="porter-compile-rate-", dir="/tmp")))
-    tools_dir = Path(tempfile.gettempdir()) / "porter-bench-toolchains"
+    work_root = args.keep.resolve() if args.keep else Path(tempfile.mkdtemp(prefix="porter-compile-rate-"))
     summaries = []
     for spec in TOOLCHAINS:
         if args.toolchain and spec.name not in args.toolchain:
             continue
-        path = toolchain_path(spec, tools_dir)
-        toolchain = detect(path) if path is not None else None
+        toolchain = detect(spec)
         if toolchain is None:
             print(f"== {spec.name}: not present, skipped", file=sys.stderr)
             continue
@@ -378,7 +347,7 @@ def main() -> int:
               file=sys.stderr)
         results = []
         for project in projects:
-            r = run_project(project, spec, path, toolchain, arch, work_root / spec.name, args.jobs, rules)
+            r = run_project(project, spec, toolchain, arch, work_root / spec.name, args.jobs, rules)
             print(f"   {project.name:<28} {r.units:2d} units: {r.translated_ok:2d} after translation, "
                   f"{r.fixed_ok:2d} after the fix loop ({r.seconds:.0f} s)", file=sys.stderr, flush=True)
             results.append(r)
@@ -386,7 +355,7 @@ def main() -> int:
         summaries.append(summary)
         print_summary(summary)
     if not summaries:
-        print("compile_rate: no HIP toolchain found (hipcc on PATH, or the ROCm 6.4 chroot as root)", file=sys.stderr)
+        print("compile_rate: no HIP toolchain found (hipcc on PATH; `porter toolchain install` for ROCm 6.4)", file=sys.stderr)
         return 2
     if args.json:
         _write_json(args.json, summaries)
