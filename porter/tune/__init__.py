@@ -1,0 +1,36 @@
+"""Tune stage: an analytical launch-configuration model for the target chip; it never runs a kernel.
+
+Takes a CUDA or HIP tree, a target profile and the toolchains porter found (hipcc for the AMD target, nvcc for the
+CUDA original where installed). Returns a `TuneReport`: per kernel, what the real compilers say it uses (VGPRs,
+AGPRs, SGPRs, LDS, scratch; registers and shared memory on the NVIDIA arch); per launch site, the block size,
+dynamic LDS and grid resolved from constants (or "unknown"), the predicted occupancy and what limits it, the
+wave quantization of the grid over the chip's CUs, and better block sizes marked safe or not with the reason.
+`plan_edits` turns the safe suggestions into edits (launch sites, `__launch_bounds__`) that the caller writes and
+`porter review` shows like any other change. The model is in `model.py` (formulas and sources in its docstring).
+"""
+
+from porter.tune.model import (
+    AmdChip,
+    AmdUsage,
+    Convention,
+    NoModelError,
+    NvidiaChip,
+    NvidiaUsage,
+    Occupancy,
+    Quantization,
+    amd_chip,
+    amd_chips,
+    amd_occupancy,
+    better_block_sizes,
+    compiler_convention,
+    nvidia_chip,
+    nvidia_occupancy,
+    quantize,
+)
+from porter.tune.usage import AmdKernelUsage, CudaKernelUsage, parse_amd_remarks, parse_ptxas
+
+__all__ = [
+    "AmdChip", "AmdKernelUsage", "AmdUsage", "Convention", "CudaKernelUsage", "NoModelError", "NvidiaChip",
+    "NvidiaUsage", "Occupancy", "Quantization", "amd_chip", "amd_chips", "amd_occupancy", "better_block_sizes",
+    "compiler_convention", "nvidia_chip", "nvidia_occupancy", "parse_amd_remarks", "parse_ptxas", "quantize",
+]
