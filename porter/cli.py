@@ -15,6 +15,7 @@ from porter import __version__
 from porter import doctor as doctor_cli
 from porter import review as review_cli
 from porter import scan as scan_cli
+from porter import tune as tune_cli
 from porter.config import ConfigError, build_config
 from porter.files import PorterInputError, WriteMode
 from porter.targets import UnknownTargetError, resolve_target
@@ -148,6 +149,7 @@ app.command("check")(scan_cli.check)
 app.command("review")(review_cli.review)
 app.command("doctor")(doctor_cli.doctor)
 app.command("targets")(doctor_cli.targets)
+app.command("tune")(tune_cli.tune)
 
 
 def main() -> None:

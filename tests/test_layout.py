@@ -8,7 +8,7 @@ from pathlib import Path
 import porter
 
 PACKAGE = Path(porter.__file__).parent
-STAGES = {"syntax", "translate", "scan", "fix", "build", "agent", "review"}
+STAGES = {"syntax", "translate", "scan", "fix", "build", "agent", "review", "tune"}
 
 
 def _stage(path: Path) -> str | None:

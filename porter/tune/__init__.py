@@ -9,6 +9,12 @@ wave quantization of the grid over the chip's CUs, and better block sizes marked
 `porter review` shows like any other change. The model is in `model.py` (formulas and sources in its docstring).
 """
 
+# Last: these import the names above.
+from porter.tune.analyze import TuneOptions, TuneReport, analyze, report_dict
+from porter.tune.cli import tune
+from porter.tune.edits import FileEdit, plan_edits
+from porter.tune.formats import hints, render_json, render_markdown, render_table
+from porter.tune.launches import parse_assumptions
 from porter.tune.model import (
     AmdChip,
     AmdUsage,
@@ -30,7 +36,36 @@ from porter.tune.model import (
 from porter.tune.usage import AmdKernelUsage, CudaKernelUsage, parse_amd_remarks, parse_ptxas
 
 __all__ = [
-    "AmdChip", "AmdKernelUsage", "AmdUsage", "Convention", "CudaKernelUsage", "NoModelError", "NvidiaChip",
-    "NvidiaUsage", "Occupancy", "Quantization", "amd_chip", "amd_chips", "amd_occupancy", "better_block_sizes",
-    "compiler_convention", "nvidia_chip", "nvidia_occupancy", "parse_amd_remarks", "parse_ptxas", "quantize",
+    "AmdChip",
+    "AmdKernelUsage",
+    "AmdUsage",
+    "Convention",
+    "CudaKernelUsage",
+    "FileEdit",
+    "NoModelError",
+    "NvidiaChip",
+    "NvidiaUsage",
+    "Occupancy",
+    "Quantization",
+    "TuneOptions",
+    "TuneReport",
+    "amd_chip",
+    "amd_chips",
+    "amd_occupancy",
+    "analyze",
+    "better_block_sizes",
+    "compiler_convention",
+    "hints",
+    "nvidia_chip",
+    "nvidia_occupancy",
+    "parse_amd_remarks",
+    "parse_assumptions",
+    "parse_ptxas",
+    "plan_edits",
+    "quantize",
+    "render_json",
+    "render_markdown",
+    "render_table",
+    "report_dict",
+    "tune",
 ]

@@ -362,9 +362,10 @@ def _compiler_workgroup_waves(chip: AmdChip, convention: Convention, block_threa
 
 
 def _limiter(limits: dict[str, int], value: int) -> str:
-    """The binding resource; ties go to the first in this order (registers and LDS are what a port can change)."""
-    order = ("VGPRs", "SGPRs", "LDS", "shared memory", "registers", "workgroup slots", "wave slots", "warp slots",
-             "block slots", "workgroup/LDS")
+    """The binding resource. On a tie the hardware's own slots come first: a resource limits occupancy only when
+    it allows less than the slots do."""
+    order = ("wave slots", "workgroup slots", "warp slots", "block slots", "workgroup/LDS", "LDS", "shared memory",
+             "VGPRs", "registers", "SGPRs")
     tied = [k for k, v in limits.items() if v == value]
     return min(tied, key=lambda k: order.index(k) if k in order else len(order)) if tied else ""
 
