@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -53,7 +52,7 @@ from porter.tune.model import (
     vgprs_per_wave,
 )
 from porter.tune.safety import bounds_allow, kernel_safety, rewrite_site
-from porter.tune.usage import compile_amd, compile_cuda, parse_amd_remarks, parse_ptxas
+from porter.tune.usage import clang_major, compile_amd, compile_cuda, parse_amd_remarks, parse_ptxas
 
 GPU_CODE = re.compile(rb"__global__|<<<|hipLaunchKernelGGL")
 _DEMANGLED = re.compile(r"^(?:.*?\s)?(?P<name>[\w:~]+?)(?:<(?P<targs>.*)>)?\((?P<params>.*)\)(?:\s*const)?$")
@@ -166,16 +165,6 @@ class TuneReport:
 
 # --- compiling -------------------------------------------------------------------------------------------------------
 
-def _clang_major(toolchain: Toolchain) -> int | None:
-    try:
-        proc = subprocess.run([str(toolchain.hipcc), "--version"], capture_output=True, text=True, timeout=60,
-                              check=False, env=dict(os.environ, HIP_PLATFORM="amd"))
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    m = re.search(r"clang version (\d+)", proc.stdout + proc.stderr)
-    return int(m.group(1)) if m else None
-
-
 def demangle(symbols: list[str]) -> dict[str, str]:
     """Mangled -> demangled names through c++filt (binutils) or llvm-cxxfilt; names it cannot read stay as they are."""
     tool = shutil.which("c++filt") or shutil.which("llvm-cxxfilt")
@@ -267,7 +256,7 @@ def analyze(root: Path, options: TuneOptions, only: list[Path] | None = None) ->
     if toolchain is not None and arch is None:
         choice = choose_compile_arch(toolchain, options.target.arch)
         arch, note = choice.arch, choice.note
-    clang = options.clang_major if options.clang_major is not None else (_clang_major(toolchain) if toolchain else None)
+    clang = options.clang_major if options.clang_major is not None else (clang_major(toolchain) if toolchain else None)
     report = TuneReport(str(root), options.target, chip, nchip, toolchain.describe if toolchain else None, arch, note,
                         str(options.nvcc) if options.nvcc else None, compiler_convention(clang))
     all_files = [single] if single else [p for p in walk_files(base) if not p.is_symlink()]

@@ -118,7 +118,19 @@ def amd_command(toolchain: Toolchain, arch: str, source: Path, flags: Iterable[s
 
 
 def cuda_command(nvcc: Path, arch: str, source: Path, flags: Iterable[str] = ()) -> list[str]:
-    return [str(nvcc), f"-arch={arch}", "-x", "cu", "--cuda", "-Xptxas", "-v", str(source), "-o", os.devnull, *flags]
+    # device code only (-cubin): ptxas -v is what is wanted, the host side would only cost time
+    return [str(nvcc), f"-arch={arch}", "-x", "cu", "-cubin", "-Xptxas", "-v", str(source), "-o", os.devnull, *flags]
+
+
+def clang_major(toolchain: Toolchain) -> int | None:
+    """The major version of the clang behind hipcc (its occupancy remark's formula depends on it)."""
+    try:
+        proc = subprocess.run([str(toolchain.hipcc), "--version"], capture_output=True, text=True, timeout=120,
+                              check=False, env=dict(os.environ, HIP_PLATFORM="amd"))
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r"clang version (\d+)", proc.stdout + proc.stderr)
+    return int(m.group(1)) if m else None
 
 
 def find_nvcc() -> Path | None:
