@@ -384,11 +384,26 @@ def _after_write(request: ConvertRequest, output_root: Path, report: Report, con
     except ImportError:
         report.warnings.append("the build step is not available in this installation; skipped")
         return
-    outcome = run_fix_loop(output_root, request.config, report.fix_loop, files=written, findings=report.findings, console=console)
+    tuning = _tuning(output_root, request.config, written, report)
+    outcome = run_fix_loop(output_root, request.config, report.fix_loop, files=written, findings=report.findings,
+                           console=console, tuning=tuning)
     report.fix_loop["status"] = str(outcome.status)
     report.fix_loop["message"] = outcome.message
     # no toolchain is a warning (translation still happened), not a failed port
     report.fix_loop["ok"] = outcome.status in (LoopStatus.OK, LoopStatus.SKIPPED, LoopStatus.NO_TOOLCHAIN)
+
+
+def _tuning(output_root: Path, config: PortConfig, written: list[Path], report: Report) -> list[str]:
+    """porter tune's per-launch facts for the report; their one-line form for the agent's prompt."""
+    try:
+        from porter.tune import port_facts
+    except ImportError:
+        return []
+    facts = port_facts(output_root, config.target, files=written)
+    report.tuning = facts.sites
+    if facts.warning:
+        report.warnings.append(facts.warning)
+    return facts.hints
 
 
 def write_diff(text: str) -> None:

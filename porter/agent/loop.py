@@ -242,6 +242,6 @@ class DefaultAgent:
             "task.md.j2", **common, **flags,
             errors=feedback.format_diagnostics(task.errors), error_count=len(task.errors),
             test_failure=feedback.truncate(task.test_failure) if task.test_failure else None,
-            findings=findings[:40], more_findings=max(0, len(findings) - 40),
+            findings=findings[:40], more_findings=max(0, len(findings) - 40), tuning=task.tuning[:20],
         )
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]

@@ -18,6 +18,7 @@ class AgentTask:
     test_failure: str | None = None
     hip_version: str | None = None
     compile_arch: str = ""  # what hipcc actually compiles for (may differ from target.arch)
+    tuning: list[str] = field(default_factory=list)  # porter tune's launch facts, one line per launch site
 
 
 @dataclass

@@ -76,7 +76,8 @@ def _transcript_path(out_root: Path, config: PortConfig) -> Path:
 
 
 def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[Path] | None = None,
-                 findings: list[dict] | None = None, console: Console | None = None) -> FixLoopOutcome:
+                 findings: list[dict] | None = None, console: Console | None = None,
+                 tuning: list[str] | None = None) -> FixLoopOutcome:
     """Build the port, fix what rules can, hand the rest to the agent if a model is set; fills `report`."""
     console = console or Console(stderr=True)
     out_root = out_root.resolve()
@@ -138,7 +139,7 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
     limits_hit = False
     if (not result.ok or (tests is not None and not tests.ok)) and config.model:
         result, tests, limits_hit = _run_agent(env, config, report, result, tests, target, findings, toolchain,
-                                               arch, out_root, console)
+                                               arch, out_root, console, tuning)
     elif not result.ok or (tests is not None and not tests.ok):
         report["agent"] = {"status": "not_configured", "message": MODEL_HELP}
 
@@ -150,7 +151,7 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
 
 
 def _run_agent(env, config, report, result: BuildResult, tests, target, findings, toolchain, arch, out_root,
-               console) -> tuple[BuildResult, TestResult | None, bool]:
+               console, tuning=None) -> tuple[BuildResult, TestResult | None, bool]:
     try:
         from porter.agent import AgentTask, run_agent
     except ImportError as exc:
@@ -159,7 +160,8 @@ def _run_agent(env, config, report, result: BuildResult, tests, target, findings
         return result, tests, False
     task = AgentTask(errors=result.errors, target=target, findings=findings or [],
                      test_failure=None if tests is None or tests.ok else tests.output[-8000:],
-                     hip_version=toolchain.hip_version if toolchain else None, compile_arch=arch)
+                     hip_version=toolchain.hip_version if toolchain else None, compile_arch=arch,
+                     tuning=list(tuning or []))
     transcript = _transcript_path(out_root, config)
     transcript.parent.mkdir(parents=True, exist_ok=True)
     console.print(f"agent: {len(result.errors)} error(s) to fix with {config.model}")

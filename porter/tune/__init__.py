@@ -9,11 +9,11 @@ wave quantization of the grid over the chip's CUs, and better block sizes marked
 `porter review` shows like any other change. The model is in `model.py` (formulas and sources in its docstring).
 """
 
-# Last: these import the names above.
-from porter.tune.analyze import TuneOptions, TuneReport, analyze, report_dict
-from porter.tune.cli import tune
+from porter.tune.analyze import TuneOptions, TuneReport, analyze, kernel_dict, report_dict, site_dict
+from porter.tune.cli import select_toolchain, tune
 from porter.tune.edits import FileEdit, plan_edits
-from porter.tune.formats import hints, render_json, render_markdown, render_table
+from porter.tune.facts import PortFacts, port_facts
+from porter.tune.formats import hints, render_json, render_markdown, render_table, side_by_side
 from porter.tune.launches import parse_assumptions
 from porter.tune.model import (
     AmdChip,
@@ -33,39 +33,22 @@ from porter.tune.model import (
     nvidia_occupancy,
     quantize,
 )
-from porter.tune.usage import AmdKernelUsage, CudaKernelUsage, parse_amd_remarks, parse_ptxas
+from porter.tune.truth import Agreement, agreement
+from porter.tune.usage import (
+    AmdKernelUsage,
+    CudaKernelUsage,
+    clang_major,
+    find_nvcc,
+    parse_amd_remarks,
+    parse_ptxas,
+)
 
 __all__ = [
-    "AmdChip",
-    "AmdKernelUsage",
-    "AmdUsage",
-    "Convention",
-    "CudaKernelUsage",
-    "FileEdit",
-    "NoModelError",
-    "NvidiaChip",
-    "NvidiaUsage",
-    "Occupancy",
-    "Quantization",
-    "TuneOptions",
-    "TuneReport",
+    "Agreement", "AmdChip", "AmdKernelUsage", "AmdUsage", "Convention", "CudaKernelUsage", "FileEdit", "NoModelError",
+    "NvidiaChip", "NvidiaUsage", "Occupancy", "PortFacts", "Quantization", "TuneOptions", "TuneReport", "agreement",
     "amd_chip",
-    "amd_chips",
-    "amd_occupancy",
-    "analyze",
-    "better_block_sizes",
-    "compiler_convention",
-    "hints",
-    "nvidia_chip",
-    "nvidia_occupancy",
-    "parse_amd_remarks",
-    "parse_assumptions",
-    "parse_ptxas",
-    "plan_edits",
-    "quantize",
-    "render_json",
-    "render_markdown",
-    "render_table",
-    "report_dict",
-    "tune",
+    "amd_chips", "amd_occupancy", "analyze", "better_block_sizes", "clang_major", "compiler_convention", "find_nvcc",
+    "hints", "kernel_dict", "nvidia_chip", "nvidia_occupancy", "parse_amd_remarks", "parse_assumptions", "parse_ptxas",
+    "plan_edits", "port_facts", "quantize", "render_json", "render_markdown", "render_table", "report_dict", "select_toolchain",
+    "side_by_side", "site_dict", "tune",
 ]

@@ -180,11 +180,15 @@ def render_markdown(report: TuneReport) -> str:
 
 
 def hints(report: TuneReport, limit: int = 20) -> list[str]:
-    """Facts for the agent's prompt: one line per launch site whose occupancy is below the maximum."""
+    """Facts for the agent's prompt: one line per launch site below full occupancy on the target, or that cannot
+    launch on one side."""
     out = []
     for site in report.sites:
         line = side_by_side(site, report)
         if line is None or site.occupancy is None:
+            continue
+        nv_error = site.nvidia is not None and site.nvidia.error
+        if site.occupancy.percent >= 100 and not site.occupancy.error and not nv_error:
             continue
         u = site.instance.amd if site.instance else None
         detail = f" ({u.vgprs} VGPRs, {u.agprs} AGPRs, {u.sgprs} SGPRs, {u.lds_bytes} B static LDS)" if u else ""
