@@ -18,7 +18,14 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from porter.build import HEADER_SUFFIXES, SOURCE_SUFFIXES, Toolchain, choose_compile_arch, walk_files
+from porter.build import (
+    HEADER_SUFFIXES,
+    SOURCE_SUFFIXES,
+    HipccEnvironment,
+    Toolchain,
+    choose_compile_arch,
+    walk_files,
+)
 from porter.targets import TargetProfile
 from porter.translate import TranslateOptions, translate
 from porter.tune import launches as launch_mod
@@ -318,30 +325,33 @@ def _amd_usage(base: Path, all_files: list[Path], units: list[Path], options: Tu
                report: TuneReport, kernels: dict[tuple[str, str, int], KernelInfo]) -> None:
     assert options.toolchain is not None
     with tempfile.TemporaryDirectory(prefix="porter-tune-") as tmp_name:
-        tmp = Path(tmp_name)
-        _hip_copy(base, all_files, tmp, options)
+        # a port (it has a manifest) is HIP already and carries its shims: compile it where it is
+        is_port = (base / ".porter" / "manifest.json").is_file()
+        tree = base if is_port else Path(tmp_name)
+        if not is_port:
+            _hip_copy(base, all_files, tree, options)
         rels = [u.relative_to(base) for u in units]
-        flags = ["-I", str(tmp), "-w"]
-        results = compile_amd(options.toolchain, arch, [tmp / r for r in rels], tmp, flags, options.jobs)
-        symbols: list[tuple[str, object]] = []
+        flags = ["-I", str(tree), "-w", *HipccEnvironment(tree, options.toolchain).flags.args()]
+        results = compile_amd(options.toolchain, arch, [tree / r for r in rels], tree, flags, options.jobs)
+        found = []
         for (_src, outcome), rel in zip(results, rels, strict=True):
             if outcome.ok:
                 report.compiled.append(rel.as_posix())
             else:
                 report.compile_failures[rel.as_posix()] = _first_error(outcome.output)
             for usage in parse_amd_remarks(outcome.output):
-                symbols.append((_relative(usage.file, tmp, base), usage))
-    names = demangle(sorted({u.symbol for _f, u in symbols}))  # type: ignore[attr-defined]
-    for file, usage in symbols:
-        name, targs = split_demangled(names.get(usage.symbol, usage.symbol))  # type: ignore[attr-defined]
+                found.append((_relative(usage.file, tree, base), usage))
+    names = demangle(sorted({u.symbol for _f, u in found}))
+    for file, usage in found:
+        name, targs = split_demangled(names.get(usage.symbol, usage.symbol))
         info = _find_kernel(kernels, file, name)
         if info is None:
             continue  # a device function, or a kernel porter did not parse
-        inst = next((i for i in info.instances if i.symbol == usage.symbol), None)  # type: ignore[attr-defined]
+        inst = next((i for i in info.instances if i.symbol == usage.symbol), None)
         if inst is None:
-            inst = KernelInstance(usage.symbol, targs)  # type: ignore[attr-defined]
+            inst = KernelInstance(usage.symbol, targs)
             info.instances.append(inst)
-        inst.amd = usage.usage  # type: ignore[attr-defined]
+        inst.amd = usage.usage
 
 
 def _cuda_usage(base: Path, units: list[Path], options: TuneOptions, report: TuneReport,
@@ -432,8 +442,14 @@ def _site(launch: LaunchSite, report: TuneReport, kernels: dict[tuple[str, str, 
         site.compiler_occupancy = amd_occupancy(chip, inst.amd, threads, shmem or 0, report.convention)
         if site.occupancy.blocks_per_cu and launch.grid.value is not None:
             site.quantization = quantize(launch.grid.value.total, site.occupancy.blocks_per_cu, chip.cu_count)
-    elif report.toolchain is None:
-        site.notes.append("no hipcc: register usage unknown (LDS and workgroup limits only)")
+    else:
+        if report.toolchain is None:
+            why = "no hipcc"
+        elif info is not None and info.kernel.file in report.compile_failures:
+            why = f"hipcc could not compile {info.kernel.file}"
+        else:
+            why = "hipcc reported no usage for this kernel"
+        site.notes.append(f"{why}: registers and static LDS unknown (dynamic LDS and workgroup limits only)")
         site.occupancy = amd_occupancy(chip, AmdUsage(vgprs=0, lds_bytes=0), threads, shmem or 0)
     if inst is not None and inst.nvidia is not None and report.nvidia_chip is not None:
         site.nvidia = nvidia_occupancy(report.nvidia_chip, inst.nvidia, threads, shmem or 0)
