@@ -60,6 +60,8 @@ def main() -> None:
             table.add_row(arch, result.toolchain, result.convention.value, str(result.kernels), str(result.total),
                           str(result.equal), f"{100 * result.rate:.1f}%", str(result.hardware_differs),
                           f"{seconds:.0f}")
+            console.print(f"{arch}: hardware view differs from the remark for {result.hardware_differs}: "
+                          + ", ".join(f"{n} {why}" for why, n in sorted(result.differs_by.items())))
             for line in result.mismatches[:10]:
                 console.print(f"  {arch} mismatch: {line}")
     for arch in arches:

@@ -9,6 +9,7 @@ porter/tune/model.py). Used by the ground-truth test and by bench/tune_agreement
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import subprocess
@@ -32,6 +33,10 @@ class Agreement:
     total: int = 0
     equal: int = 0
     hardware_differs: int = 0
+    # why the hardware view differs from the remark: the compiler's convention (clang 21: the best block size up
+    # to the bound; clang 15: waves per CU clamped to the per-SIMD maximum), waves that do not spread evenly over
+    # the SIMDs (the remark rounds up), or whole workgroups / LDS granules
+    differs_by: dict[str, int] = field(default_factory=dict)
     mismatches: list[str] = field(default_factory=list)  # "kernel<B>: model X, compiler Y"
     kernels: int = 0
     error: str | None = None
@@ -86,5 +91,13 @@ def agreement(toolchain: Toolchain, arch: str, corpus: Path, quick: bool = False
                                      f"{usage.usage.compiler_occupancy} ({usage.usage})")
         if hardware != usage.usage.compiler_occupancy:
             result.hardware_differs += 1
+            flat = amd_occupancy(chip, usage.usage, block, convention=Convention.LLVM16).waves_per_simd
+            if flat != usage.usage.compiler_occupancy:
+                why = "compiler convention"
+            elif hardware != int(hardware) and math.ceil(hardware) == flat:
+                why = "uneven spread"
+            else:
+                why = "whole workgroups or LDS granules"
+            result.differs_by[why] = result.differs_by.get(why, 0) + 1
     result.kernels = len(names)
     return result
