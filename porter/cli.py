@@ -17,7 +17,7 @@ from porter import review as review_cli
 from porter import scan as scan_cli
 from porter import tune as tune_cli
 from porter.config import ConfigError, build_config
-from porter.files import PorterInputError, WriteMode
+from porter.files import PorterInputError, WriteMode, default_output, resolve_path
 from porter.targets import UnknownTargetError, resolve_target
 from porter.translate import LaunchSyntax, RocmVersion
 
@@ -54,13 +54,13 @@ def _root(
 @app.command()
 def convert(
     path: Annotated[Path, typer.Argument(help="CUDA file or directory to port.", show_default=False)],
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="Output file (for a file) or directory (for a tree).")] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Output file (for a file) or directory (for a tree). Default: DIR-hip/ beside a tree, NAME.hip.EXT beside a file.")] = None,
     in_place: Annotated[bool, typer.Option("--in-place", help="Rewrite in place; originals are kept under .porter/backup/.")] = False,
     diff: Annotated[bool, typer.Option("--diff", help="Print a unified diff to stdout and write nothing.")] = False,
     check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 when anything would change.")] = False,
     rename: Annotated[bool, typer.Option("--rename", help="Give .cu sources the .hip suffix and update includes and build files.")] = False,
     launch_syntax: Annotated[LaunchSyntax, typer.Option(help="Keep kernel<<<...>>> launches or emit hipLaunchKernelGGL.")] = LaunchSyntax.CHEVRON,
-    jobs: Annotated[int, typer.Option("-j", "--jobs", min=0, help="Parallel workers (0: all cores).")] = 0,
+    jobs: Annotated[int, typer.Option("-j", "--jobs", min=0, help="Parallel workers: translation processes and hipcc jobs (0: all cores).")] = 0,
     full_parse: Annotated[bool, typer.Option("--full-parse", help="Parse every file whole with tree-sitter (slower; by default only the pieces where the grammar decides more than the tokens).")] = False,
     report: Annotated[Path | None, typer.Option(help="Write the JSON report here (default: OUT/.porter/report.json).")] = None,
     rocm: Annotated[str | None, typer.Option(help="ROCm version to port for, e.g. 6.4 (default: detected from hipconfig).")] = None,
@@ -89,8 +89,9 @@ def convert(
     chosen = [name for name, on in (("-o", output is not None), ("--in-place", in_place), ("--diff", diff), ("--check", check)) if on]
     if len(chosen) > 1:
         raise fail(f"{' and '.join(chosen)} cannot be combined")
-    if not chosen:
-        raise fail("say where the port goes: -o OUT, --in-place, --diff or --check")
+    # every path is made absolute and resolved here, once: the core never sees a path relative to the cwd
+    path = resolve_path(path)
+    output = resolve_path(output) if output is not None else default_output(path) if not chosen else None
     mode = WriteMode.IN_PLACE if in_place else WriteMode.DIFF if diff else WriteMode.CHECK if check else WriteMode.WRITE
     if review and not mode.writes:
         raise fail("--review needs a written port (-o OUT or --in-place)")
@@ -101,7 +102,7 @@ def convert(
         project = path if path.is_dir() else path.parent
         config = build_config(
             project, target=target, rocm=rocm, launch_syntax=launch_syntax, build=False if no_build or not mode.writes else None,
-            full_parse=True if full_parse else None,
+            full_parse=True if full_parse else None, jobs=jobs or None,
             build_cmd=build_cmd, test_cmd=test_cmd, offload_arch=offload_arch, model=model, base_url=base_url,
             max_iterations=max_iterations, max_tokens=max_tokens, max_seconds=max_seconds,
             use_cache=False if no_cache else None, report_path=report,
@@ -109,7 +110,9 @@ def convert(
         resolve_target(config.target)
         if config.rocm is None:
             config = _with_detected_rocm(config)
-        request = ConvertRequest(path, output, mode, config, rename=rename, jobs=jobs, report_path=report, strict=strict)
+        request = ConvertRequest(path, output, mode, config, rename=rename, jobs=jobs,
+                                 report_path=resolve_path(report) if report else None, strict=strict,
+                                 default_output=not chosen)
         result = run_convert(request, console, out=write_diff if mode is WriteMode.DIFF else None)
     except (PorterInputError, ConfigError, UnknownTargetError, ValueError) as exc:
         raise fail(str(exc)) from None

@@ -31,6 +31,7 @@ from porter.files import (
     WriteMode,
     atomic_write,
     backup,
+    check_default_destination,
     check_destination,
     classify,
     looks_binary,
@@ -55,6 +56,7 @@ class ConvertRequest:
     jobs: int = 0  # 0: all cores
     report_path: Path | None = None
     strict: bool = False
+    default_output: bool = False  # `output` is porter's default beside the input: it may only replace a port of ours
 
 
 @dataclass
@@ -191,9 +193,12 @@ def convert(request: ConvertRequest, console: Console, out: Callable[[str], None
     output_root = _output_root(request)
     if output_root is not None and mode is WriteMode.WRITE:
         check_destination(source, request.output, in_place=False)
+        if request.default_output:
+            check_default_destination(source, request.output)
     config = request.config
+    written_to = request.output if mode is WriteMode.WRITE else source if mode is WriteMode.IN_PLACE else None
     report = Report(str(source), str(output_root) if output_root else None, mode.value, config.target,
-                    str(config.rocm) if config.rocm else None)
+                    str(config.rocm) if config.rocm else None, written_to=str(written_to) if written_to else None)
     jobs = list(_plan(request, report.warnings))
     done = _run_jobs(jobs, request, console, report, output_root)
     if mode.writes and output_root is not None and not report.interrupted:
@@ -369,7 +374,20 @@ def _write_manifest(request: ConvertRequest, output_root: Path, done: list[_Done
         files.append({"output": r.output, "source": r.path, "original": str(original), "status": status})
     manifest = {"porter_version": __version__, "source_root": str(src_root), "output_root": str(output_root.resolve()),
                 "in_place": in_place, "files": files}
-    atomic_write(output_root / STATE_DIR / "manifest.json", json.dumps(manifest, indent=2).encode() + b"\n")
+    path = output_root / STATE_DIR / "manifest.json"
+    if request.source.is_file():
+        files += _other_ported_files(path, manifest, {f["output"] for f in files})
+    atomic_write(path, json.dumps(manifest, indent=2).encode() + b"\n")
+
+
+def _other_ported_files(path: Path, manifest: dict, outputs: set[str]) -> list[dict]:
+    """Single files ported into one directory share its manifest: keep the entries of the other files."""
+    try:
+        earlier = json.loads(path.read_text("utf-8"))
+        same = all(earlier[k] == manifest[k] for k in ("source_root", "output_root", "in_place"))
+        return [f for f in earlier["files"] if f["output"] not in outputs] if same else []
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
 
 
 def _after_write(request: ConvertRequest, output_root: Path, report: Report, console: Console) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import json
 import os
 import signal
 import stat
@@ -167,6 +168,51 @@ def backup(root: Path, rel: str) -> Path:
     if not dest.exists():
         atomic_write(dest, source.read_bytes(), mode_from=source)
     return dest
+
+
+def resolve_path(path: Path) -> Path:
+    """The absolute path, with `.`, `..` and every directory link resolved: done once, at the command boundary,
+    so the core never sees a path relative to the working directory. A file that is itself a symlink stays one,
+    so porter can still refuse to write through it."""
+    path = path.absolute()
+    if path.is_symlink() and not path.is_dir():
+        return path.parent.resolve() / path.name
+    return path.resolve()
+
+
+DEFAULT_DIR_SUFFIX = "-hip"  # repo/ -> repo-hip/ beside it
+DEFAULT_FILE_INFIX = ".hip"  # k.cu -> k.hip.cu beside it
+
+
+def default_output(source: Path) -> Path:
+    """Where `porter convert SOURCE` with no -o/--in-place/--diff/--check writes: a sibling of the input.
+
+    A tree `repo/` goes to `repo-hip/`; a file `k.cu` to `k.hip.cu` (the original suffix stays last, so build
+    tools and editors still know the language, and the name can never be the input's)."""
+    if source.is_dir():
+        return source.with_name(source.name + DEFAULT_DIR_SUFFIX)
+    return source.with_name(source.stem + DEFAULT_FILE_INFIX + source.suffix)
+
+
+def check_default_destination(source: Path, dest: Path) -> None:
+    """The default output may only replace porter's own earlier port of the same input, never anything else."""
+    if not dest.exists() and not dest.is_symlink():
+        if not os.access(dest.parent, os.W_OK):
+            raise PorterInputError(f"cannot write the port beside the input: {dest.parent} is not writable; "
+                                   "choose where it goes with -o OUT")
+        return
+    root = dest if source.is_dir() else dest.parent
+    manifest = root / STATE_DIR / "manifest.json"
+    try:
+        data = json.loads(manifest.read_text("utf-8"))
+        same_input = Path(data["source_root"]) == (source if source.is_dir() else source.parent)
+        ours = source.is_dir() or any(f.get("output") == dest.name and f.get("source") == source.name
+                                      for f in data.get("files", []))
+    except (OSError, ValueError, KeyError, TypeError):
+        same_input = ours = False
+    if not (same_input and ours and (dest.is_dir() == source.is_dir()) and not dest.is_symlink()):
+        raise PorterInputError(f"{dest} exists and is not porter's earlier port of {source}; "
+                               "choose where the port goes with -o OUT")
 
 
 def check_destination(source: Path, dest: Path, in_place: bool) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +14,15 @@ from rich.table import Table
 
 from porter import __version__
 from porter.translate import Conversion, TranslationResult, Unconverted
+
+
+def _shown(path: str) -> str:
+    """A path as the user would type it: relative to the working directory when that is shorter."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return rel if len(rel) < len(path) else path
 
 
 def group_conversions(conversions: list[Conversion]) -> dict[tuple[str, str, str], list[int]]:
@@ -70,6 +80,7 @@ class Report:
     mode: str
     target: str
     rocm: str | None
+    written_to: str | None = None  # the file or tree the port went to (None: --diff/--check)
     files: list[FileReport] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     fix_loop: dict = field(default_factory=dict)  # build / fixers / agent / tests, filled by porter.fix.loop
@@ -108,6 +119,7 @@ class Report:
             "porter_version": __version__,
             "source_root": self.source_root,
             "output_root": self.output_root,
+            "written_to": self.written_to,
             "mode": self.mode,
             "target": self.target,
             "rocm": self.rocm,
@@ -145,7 +157,41 @@ class Report:
         if len(ordered) > max_items:
             console.print(f"... and {len(ordered) - max_items} more (see the report; `porter scan` lists them too)")
 
+    def destination_line(self) -> str:
+        """The summary's first line: where the port went, in the user's terms."""
+        if self.mode == "in-place":
+            return f"ported in place: {_shown(self.source_root)} (originals under .porter/backup/)"
+        if self.written_to is None:
+            return "diff on stdout; nothing written" if self.mode == "diff" else "checked; nothing written"
+        return f"port written to {_shown(self.written_to)}"
+
+    def build_line(self) -> str:
+        """What the build step did, in counts: compiled, failed and skipped translation units."""
+        build = self.fix_loop.get("build") or {}
+        if build.get("skipped"):
+            return f"build: skipped ({build.get('reason', '')})"
+        units = build.get("units")
+        where = f"for {build.get('arch')}" + (f" with HIP {build['hip_version']}" if build.get("hip_version") else "")
+        if units is None:
+            return f"build: `{build.get('command')}` {where}: {'ok' if build.get('ok') else 'failed'}"
+        line = f"build {where}: {units['units']} translation unit(s), {units['ok']} ok"
+        if units["failed"]:
+            line += f", {len(units['failed'])} failed"
+        if units["cached"]:
+            line += f" ({units['compiled']} compiled, {units['cached']} unchanged since the last build)"
+        if units["skipped"]:
+            reasons = Counter(units["skipped"].values())
+            line += "; skipped " + ", ".join(f"{n} ({reason})" for reason, n in reasons.most_common())
+        fixers = self.fix_loop.get("fixers") or {}
+        if fixers.get("applied"):
+            before = (build.get("units_initial") or {}).get("ok")
+            line += f"; rule fixers applied {len(fixers['applied'])} fix(es)"
+            if before is not None:
+                line += f" ({before} ok before them)"
+        return line
+
     def render_summary(self, console: Console, max_items: int = 40) -> None:
+        console.print(escape(self.destination_line()))
         counts = self.family_counts()
         table = Table(title="porter convert", title_justify="left", show_edge=False)
         table.add_column("files", justify="right")
@@ -155,6 +201,8 @@ class Report:
         table.add_row(str(len(self.files)), str(len(self.changed)),
                       str(len(self.files) - len(self.changed) - len(self.failed)), str(len(self.failed)))
         console.print(table)
+        if self.fix_loop.get("build") is not None:
+            console.print(escape(self.build_line()))
         if counts:
             fam = Table(show_edge=False, title="converted by API family", title_justify="left")
             fam.add_column("family")

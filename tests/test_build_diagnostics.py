@@ -68,3 +68,32 @@ def test_render_groups_by_file(tmp_path: Path) -> None:
     text = console.export_text()
     assert "include/inner.h" in text and "7:5 error: use of undeclared identifier 'cudaFree'" in text
     assert "unused variable" not in text  # warnings only on request
+
+
+SYSTEM_HEADER = """In file included from src/main.hip:1:
+In file included from /usr/include/hip/hip_cooperative_groups.h:38:
+/usr/include/hip/amd_detail/helper.h:117:22: error: use of undeclared identifier 'hipBlockDim_z'
+/usr/include/hip/amd_detail/helper.h:118:5: error: use of undeclared identifier 'hipGridDim_x'
+src/main.hip:9:3: error: no member named 'meta_group_rank' in 'tile'
+/usr/include/rocprim/block.hpp:50:7: error: no matching function for call to 'load'
+/usr/include/rocprim/block.hpp:40:3: note: candidate function not viable
+src/kern.hip:33:5: note: in instantiation of function template specialization 'run<float>' requested here
+/opt/elsewhere/x.h:3:1: error: something outside with no chain into the port
+"""
+
+
+def test_errors_in_system_headers_land_on_the_ports_file(tmp_path: Path) -> None:
+    diags = parse_clang_output(SYSTEM_HEADER, tmp_path)
+    where = [(d.file, d.line, d.column, d.origin) for d in diags]
+    assert where == [
+        ("src/main.hip", 1, 1, "/usr/include/hip/amd_detail/helper.h:117:22"),
+        # clang prints a header's include chain once: the second error in it lands on the same include
+        ("src/main.hip", 1, 1, "/usr/include/hip/amd_detail/helper.h:118:5"),
+        ("src/main.hip", 9, 3, None),
+        # a template instantiated from the port: the instantiation, not the include, is where it can be fixed
+        ("src/kern.hip", 33, 5, "/usr/include/rocprim/block.hpp:50:7"),
+        ("/opt/elsewhere/x.h", 3, 1, None),  # nothing in the port leads there: left as it is
+    ]
+    assert diags[0].notes[0] == ("/usr/include/hip/amd_detail/helper.h:117:22: note: the error is reported here, "
+                                 "outside the port")
+    assert "In file included from /usr/include/hip/hip_cooperative_groups.h:38" in diags[1].notes

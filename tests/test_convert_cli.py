@@ -136,10 +136,6 @@ def test_missing_path(tmp_path: Path) -> None:
     assert_clean_error(porter("convert", tmp_path / "nope", "-o", tmp_path / "out"), 2, "no such file or directory")
 
 
-def test_no_mode_given(tree: Path) -> None:
-    assert_clean_error(porter("convert", tree), 2, "-o OUT")
-
-
 def test_conflicting_modes(tree: Path, tmp_path: Path) -> None:
     assert_clean_error(porter("convert", tree, "--diff", "--check"), 2, "cannot be combined")
 

@@ -261,8 +261,10 @@ def test_headers_file() -> None:
     assert len(headers) >= 100
     problems = []
     for name, e in headers.items():
-        if set(e) - {"hip", "unsupported", "family"}:
+        if set(e) - {"hip", "unsupported", "family", "needs"}:
             problems.append(f"{name}: unknown fields")
+        if "needs" in e and ("hip" not in e or not re.fullmatch(r"hip/[A-Za-z0-9_]+\.h", e["needs"])):
+            problems.append(f"{name}: `needs` names a HIP header that comes before the translated one")
         if ("hip" in e) == ("unsupported" in e):
             problems.append(f"{name}: needs exactly one of hip/unsupported")
         if not e.get("family"):

@@ -98,6 +98,9 @@ CASES = {
     "qualified names": "void f() { ::cudaFree(0); cub::DeviceReduce::Sum(0); thrust::cuda::par; std::cudaThing x; }\n",
     "template head split by directives": "template <typename T>\n#ifdef X\n__device__\n#endif\n"
                                          "void f(T x) { cudaFree(0); }\nstruct S { int q; } s1, s2;\nenum E { A = 32 };\n",
+    "overloads that collapse": "static const char* e(cudaError_t x) { return 0; }\nint keep;\n"
+                               "static const char* e(CUresult x) { return 0; }\nstruct S {\n void f(cudaLimit l);\n"
+                               " void g(cudaLimit l) {}\n void g(CUlimit l) {}\n};\n",
 }
 
 

@@ -5,6 +5,7 @@ values it accepts); `HipccEnvironment.compile()` returns a `BuildResult` whose e
 (file, line, column, severity, message, notes), with flags from compile_commands.json, CMake or a Makefile.
 """
 
+from porter.build.cache import BuildCache
 from porter.build.compile_db import HEADER_SUFFIXES, SOURCE_SUFFIXES, walk_files
 from porter.build.diagnostics import render_diagnostics
 from porter.build.environment import HipccEnvironment
@@ -20,7 +21,7 @@ from porter.build.toolchain import (
 )
 
 __all__ = [
-    "COMMON_ARCHES", "HEADER_SUFFIXES", "SOURCE_SUFFIXES", "ArchChoice", "BuildResult", "Diagnostic",
+    "COMMON_ARCHES", "HEADER_SUFFIXES", "SOURCE_SUFFIXES", "ArchChoice", "BuildCache", "BuildResult", "Diagnostic",
     "HipccEnvironment", "TestResult", "Toolchain", "accepted_arches", "choose_compile_arch", "detect_rocm_version",
     "detect_toolchain", "render_diagnostics", "walk_files",
 ]

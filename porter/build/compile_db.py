@@ -50,17 +50,39 @@ def walk_files(root: Path):
             yield path
 
 
-def translation_units(root: Path, files: list[Path] | None = None) -> list[Path]:
-    """Sources to compile: .hip/.cu always, .cpp/.cc/.cxx only when they hold GPU code."""
-    candidates = [root / f if not Path(f).is_absolute() else Path(f) for f in files] if files else list(walk_files(root))
-    out = []
-    for path in candidates:
+@dataclass
+class UnitPlan:
+    """What a build compiles, and what it leaves out and why (the summary and the report show both)."""
+
+    units: list[Path] = field(default_factory=list)  # translation units to compile
+    skipped: dict[str, str] = field(default_factory=dict)  # path -> why it is not compiled
+    headers: int = 0  # headers: compiled through the units that include them
+
+
+def plan_units(root: Path, files: list[Path] | None = None) -> UnitPlan:
+    """Sources to compile: .hip/.cu always, .cpp/.cc/.cxx only when they hold GPU code. `files` (absolute)
+    restricts the plan; a given file that does not exist is a skipped unit, never silently dropped."""
+    plan = UnitPlan()
+    for path in files if files is not None else walk_files(root):
         suffix = path.suffix.lower()
-        if suffix not in SOURCE_SUFFIXES or not path.is_file():
+        shown = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
+        if not path.is_file():
+            plan.skipped[shown] = "no such file"
+        elif suffix in HEADER_SUFFIXES:
+            plan.headers += 1
+        elif suffix == ".c":
+            plan.skipped[shown] = "C source: not compiled by the HIP build"
+        elif suffix not in SOURCE_SUFFIXES:
             continue
-        if suffix in (".hip", ".cu") or _GPU_CODE_RE.search(path.read_text("utf-8", "replace")):
-            out.append(path)
-    return out
+        elif suffix in (".hip", ".cu") or _GPU_CODE_RE.search(path.read_text("utf-8", "replace")):
+            plan.units.append(path)
+        else:
+            plan.skipped[shown] = "host-only C++: no HIP include, kernel, launch or HIP call"
+    return plan
+
+
+def translation_units(root: Path, files: list[Path] | None = None) -> list[Path]:
+    return plan_units(root, files).units
 
 
 def _remap(path: Path, source_root: Path | None, out_root: Path) -> Path:

@@ -44,6 +44,7 @@ def parse_clang_output(output: str, root: Path | None = None, default_file: str 
     """Errors and warnings with their notes and include chains; duplicates (host + device pass) dropped."""
     diags: list[Diagnostic] = []
     pending_includes: list[str] = []
+    chains: dict[str, list[str]] = {}  # clang prints a header's include chain once, for its first diagnostic
     current: Diagnostic | None = None
     for raw in output.splitlines():
         line = raw.rstrip()
@@ -58,7 +59,9 @@ def parse_clang_output(output: str, root: Path | None = None, default_file: str 
                     current.notes.append(f"{file}:{m['line']}:{m['col'] or 0}: note: {m['msg']}")
                 pending_includes = []
                 continue
-            current = Diagnostic(file, int(m["line"]), int(m["col"] or 0), sev, m["msg"], list(pending_includes))
+            if pending_includes:
+                chains[file] = pending_includes
+            current = Diagnostic(file, int(m["line"]), int(m["col"] or 0), sev, m["msg"], list(chains.get(file, [])))
             diags.append(current)
             pending_includes = []
             continue
@@ -77,7 +80,42 @@ def parse_clang_output(output: str, root: Path | None = None, default_file: str 
             continue
         if _GENERATED_RE.match(line):
             current = None
+    if root is not None:
+        diags = [attribute_to_tree(d) for d in diags]
     return dedupe(diags)
+
+
+_NOTE_LOC_RE = re.compile(r"^(?P<file>[^\s:][^:]*?):(?P<line>\d+):(?P<col>\d+): note: (?P<msg>.*)$")
+_CHAIN_RE = re.compile(r"^In file included from (?P<file>.+):(?P<line>\d+)$")
+_FROM_USER_CODE = ("requested here", "in instantiation of", "expanded from macro", "while substituting",
+                   "in call to", "called by", "while checking")
+
+
+def _in_tree(path: str) -> bool:
+    return bool(path) and not Path(path).is_absolute() and not path.startswith("..")
+
+
+def attribute_to_tree(diag: Diagnostic) -> Diagnostic:
+    """An error clang reports inside a HIP or system header lands on the port's file that leads there: the
+    innermost template instantiation (or macro expansion) in the port, else the port's innermost `#include` in
+    the chain. The original location stays, as `origin` and as the first note, so nothing is lost."""
+    if _in_tree(diag.file) or diag.severity not in ("error", "fatal") or not diag.file:
+        return diag
+    target = None
+    for note in diag.notes:
+        m = _NOTE_LOC_RE.match(note)
+        if m and _in_tree(m["file"]) and any(k in m["msg"] for k in _FROM_USER_CODE):
+            target = (m["file"], int(m["line"]), int(m["col"]))
+            break
+    if target is None:
+        chain = [m for n in diag.notes if (m := _CHAIN_RE.match(n)) and _in_tree(m["file"])]
+        if chain:
+            target = (chain[-1]["file"], int(chain[-1]["line"]), 1)
+    if target is None:
+        return diag
+    origin = f"{diag.file}:{diag.line}:{diag.column}"
+    note = f"{origin}: note: the error is reported here, outside the port"
+    return Diagnostic(*target, diag.severity, diag.message, [note, *diag.notes], origin=origin)
 
 
 def dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:

@@ -13,8 +13,10 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
-from porter.build.compile_db import CompileFlags, collect_flags, translation_units
+from porter.build.cache import BuildCache, parse_depfile
+from porter.build.compile_db import HEADER_SUFFIXES, CompileFlags, collect_flags, plan_units, walk_files
 from porter.build.diagnostics import dedupe, parse_clang_output, relative_path
 from porter.build.results import BuildResult, TestResult
 from porter.build.toolchain import Toolchain, hip_env
@@ -30,6 +32,14 @@ class FileBuild:
     ok: bool
     output: str
     command: str
+    cached: bool = False  # reused from the build cache: nothing it reads changed
+
+
+class BuildProgress(Protocol):
+    """What a build tells whoever shows its progress (the fix loop's progress bar)."""
+
+    def start(self, total: int) -> None: ...
+    def done(self, unit: str, cached: bool, ok: bool) -> None: ...
 
 
 @dataclass
@@ -42,10 +52,14 @@ class HipccEnvironment:
     jobs: int = field(default_factory=lambda: os.cpu_count() or 1)
     extra_flags: tuple[str, ...] = ()
     only: list[Path] | None = None  # restrict the build to these files (single-file conversions)
+    cache: BuildCache | None = None  # reuse results while nothing a unit reads changed (porter.build.cache)
+    progress: BuildProgress | None = None
     _flags: CompileFlags | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.root = Path(self.root).resolve()
+        if self.only is not None:  # a relative path means the working directory's, never the output root's
+            self.only = [Path(p).resolve() for p in self.only]
 
     @property
     def flags(self) -> CompileFlags:
@@ -61,19 +75,59 @@ class HipccEnvironment:
         return [str(self.toolchain.hipcc), f"--offload-arch={self.arch}", "-x", "hip", "-c", str(rel),
                 "-o", str(obj), *self.flags.args(), *self.extra_flags]
 
+    def _run(self, cmd: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(cmd, cwd=self.root, capture_output=True, text=True, env=hip_env(), timeout=timeout,
+                              check=False)
+
     def _compile_one(self, source: Path, objdir: Path) -> FileBuild:
         rel = relative_path(str(source), self.root)
         obj = objdir / (rel.replace("/", "__") + ".o")
         cmd = self.compile_command(source, obj)
+        key = ""
+        if self.cache is not None:
+            key = self.cache.key(rel, self.compile_command(source, Path("UNIT.o")), self._toolchain_id(), self.arch)
+            hit = self.cache.lookup(rel, key)
+            if hit is not None:
+                return self._done(FileBuild(rel, hit.ok, hit.output, shlex.join(cmd), cached=True))
+        depfile = obj.with_suffix(".d")
         try:
-            proc = subprocess.run(cmd, cwd=self.root, capture_output=True, text=True, env=hip_env(),
-                                  timeout=COMPILE_TIMEOUT_S, check=False)
+            proc = self._run([*cmd, "-MD", "-MF", str(depfile)] if self.cache else cmd, COMPILE_TIMEOUT_S)
             output, ok = proc.stdout + proc.stderr, proc.returncode == 0
         except subprocess.TimeoutExpired:
             output, ok = f"{rel}:0:0: error: compilation timed out after {COMPILE_TIMEOUT_S}s\n", False
-        return FileBuild(rel, ok, output, shlex.join(cmd))
+        if self.cache is not None:
+            self.cache.store(rel, key, self._dependencies(cmd, depfile, ok), ok, output)
+        return self._done(FileBuild(rel, ok, output, shlex.join(cmd)))
+
+    def _dependencies(self, cmd: list[str], depfile: Path, compiled: bool) -> list[str]:
+        """What the unit read: from -MD, or (clang writes none for a unit that failed) from a -M -MG run."""
+        if not compiled or not depfile.is_file():
+            args = [a for a in cmd[1:] if a != "-c"]
+            out = args.index("-o")
+            del args[out : out + 2]
+            try:
+                self._run([cmd[0], *args, "-M", "-MG", "-MF", str(depfile)], COMPILE_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                return []
+        try:
+            return parse_depfile(depfile.read_text("utf-8", "replace"))
+        except OSError:
+            return []
+
+    def _toolchain_id(self) -> str:
+        tc = self.toolchain
+        return f"{tc.hipcc}|{tc.hip_version}" if tc is not None else ""
+
+    def _done(self, result: FileBuild) -> FileBuild:
+        if self.progress is not None:
+            self.progress.done(result.path, result.cached, result.ok)
+        return result
 
     def compile_files(self, sources: list[Path]) -> list[FileBuild]:
+        if self.cache is not None:
+            self.cache.refresh([str(p) for p in walk_files(self.root) if p.suffix.lower() in HEADER_SUFFIXES])
+        if self.progress is not None:
+            self.progress.start(len(sources))
         with tempfile.TemporaryDirectory(prefix="porter-build-") as tmp, \
                 ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
             return list(pool.map(lambda s: self._compile_one(s, Path(tmp)), sources))
@@ -84,16 +138,20 @@ class HipccEnvironment:
             return self._run_build_cmd()
         if self.toolchain is None:
             return BuildResult(False, output="hipcc not found", command="")
-        sources = [self.root / path] if path is not None else translation_units(self.root, self.only)
-        if not sources:
-            return BuildResult(True, output="no translation units to compile", command="")
-        results = self.compile_files(sources)
+        plan = plan_units(self.root, [self.root / path] if path is not None else self.only)
+        if not plan.units:
+            return BuildResult(False, output="no translation units to compile", command="", units=[],
+                               skipped=plan.skipped, headers=plan.headers)
+        results = self.compile_files(plan.units)
         diags = []
         for r in results:
             diags.extend(parse_clang_output(r.output, self.root, default_file=r.path))
         output = "".join(f"$ {r.command}\n{r.output}" for r in results if r.output)
         return BuildResult(ok=all(r.ok for r in results), diagnostics=dedupe(diags), output=output[:MAX_OUTPUT],
-                           command=results[0].command if len(results) == 1 else f"hipcc -c x{len(results)}")
+                           command=results[0].command if len(results) == 1 else f"hipcc -c x{len(results)}",
+                           units=[r.path for r in results], failed_units=[r.path for r in results if not r.ok],
+                           cached_units=[r.path for r in results if r.cached], skipped=plan.skipped,
+                           headers=plan.headers)
 
     def _run_build_cmd(self) -> BuildResult:
         assert self.build_cmd is not None

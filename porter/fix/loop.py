@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import enum
+import os
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from porter.build import (
     HEADER_SUFFIXES,
     SOURCE_SUFFIXES,
+    BuildCache,
     BuildResult,
     Diagnostic,
     HipccEnvironment,
@@ -37,7 +41,8 @@ class LoopStatus(enum.StrEnum):
     ERRORS_REMAIN = "errors_remain"  # build errors or failing tests left
     LIMITS_HIT = "limits_hit"  # the agent stopped on its iteration/token/time limits
     NO_TOOLCHAIN = "no_toolchain"  # no hipcc: build skipped
-    SKIPPED = "skipped"  # --no-build
+    NOTHING_COMPILED = "nothing_compiled"  # sources present, but no translation unit was compiled: an error
+    SKIPPED = "skipped"  # --no-build, or no sources at all
 
 
 @dataclass
@@ -53,6 +58,35 @@ class FixLoopOutcome:
         return self.status in (LoopStatus.OK, LoopStatus.SKIPPED)
 
 
+class _ProgressBar:
+    """What is compiling and how many units remain (a terminal only; nothing in logs)."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.progress: Progress | None = None
+        self.lock = threading.Lock()
+
+    def start(self, total: int) -> None:
+        self.close()
+        if self.console.is_terminal and total > 1:
+            self.progress = Progress(TextColumn("compiling"), BarColumn(), MofNCompleteColumn(),
+                                     TextColumn("{task.fields[unit]}"), console=self.console, transient=True)
+            self.task = self.progress.add_task("compiling", total=total, unit="")
+            self.progress.start()
+
+    def done(self, unit: str, cached: bool, ok: bool) -> None:
+        with self.lock:
+            if self.progress is not None:
+                self.progress.update(self.task, advance=1, unit=unit + (" (unchanged)" if cached else ""))
+                if self.progress.finished:
+                    self.close()
+
+    def close(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+            self.progress = None
+
+
 def _diag_dict(d: Diagnostic) -> dict:
     return {"file": d.file, "line": d.line, "column": d.column, "severity": d.severity, "message": d.message,
             "notes": d.notes}
@@ -66,7 +100,7 @@ def _tests_dict(t: TestResult | None) -> dict | None:
 
 def _source_files(out_root: Path, files: list[Path] | None) -> list[Path]:
     if files:
-        return [f if f.is_absolute() else out_root / f for f in files]
+        return [Path(f).resolve() for f in files]  # relative to the working directory, like any path
     return [p for p in walk_files(out_root) if p.suffix.lower() in SOURCE_SUFFIXES | HEADER_SUFFIXES]
 
 
@@ -103,9 +137,14 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
         if arch_note:
             console.print(f"[yellow]note:[/] {escape(arch_note)}")
 
-    shims_added = install_shims(out_root, _source_files(out_root, files), rocm)
+    sources = _source_files(out_root, files)
+    if not sources and not config.build_cmd:
+        report["build"] = {"skipped": True, "reason": "no C/C++/CUDA sources in the port"}
+        return FixLoopOutcome(LoopStatus.SKIPPED, "nothing to build: the port has no C/C++/CUDA sources")
+    shims_added = install_shims(out_root, sources, rocm)
     env = HipccEnvironment(out_root, toolchain, arch=arch, build_cmd=config.build_cmd, test_cmd=config.test_cmd,
-                           only=_source_files(out_root, files) if files else None)
+                           jobs=config.jobs or os.cpu_count() or 1, only=sources if files else None,
+                           cache=BuildCache.for_tree(out_root), progress=_ProgressBar(console))
     result = env.build()
     build_info = {
         "toolchain": str(toolchain.hipcc) if toolchain else None,
@@ -116,6 +155,7 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
         "flags_from": env.flags.source if not config.build_cmd else None,
         "shims": shims_added,
         "errors_initial": len(result.errors),
+        "units_initial": result.units_summary(),
     }
     report["build"] = build_info
 
@@ -137,13 +177,16 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
 
     tests: TestResult | None = env.run_tests() if result.ok else None
     limits_hit = False
-    if (not result.ok or (tests is not None and not tests.ok)) and config.model:
+    if result.compiled_nothing:
+        pass  # nothing for rules or the agent to work on: the outcome says why
+    elif (not result.ok or (tests is not None and not tests.ok)) and config.model:
         result, tests, limits_hit = _run_agent(env, config, report, result, tests, target, findings, toolchain,
                                                arch, out_root, console, tuning)
     elif not result.ok or (tests is not None and not tests.ok):
         report["agent"] = {"status": "not_configured", "message": MODEL_HELP}
 
     build_info["ok"] = result.ok
+    build_info["units"] = result.units_summary()
     report["tests"] = _tests_dict(tests)
     remaining = result.errors
     report["remaining_errors"] = [_diag_dict(d) for d in remaining]
@@ -178,8 +221,13 @@ def _run_agent(env, config, report, result: BuildResult, tests, target, findings
 def _finish(result: BuildResult, tests: TestResult | None, remaining: list[Diagnostic], limits_hit: bool,
             config: PortConfig, console: Console) -> FixLoopOutcome:
     tests_ok = None if tests is None else tests.ok
+    if result.compiled_nothing:
+        msg = _nothing_compiled(result)
+        console.print(f"[red]{escape(msg)}[/]")
+        return FixLoopOutcome(LoopStatus.NOTHING_COMPILED, msg, False, None)
     if result.ok and tests_ok is not False:
-        msg = "build ok" + ("; tests pass" if tests_ok else "")
+        units = f": {len(result.units)} translation unit(s) compile" if result.units is not None else ""
+        msg = "build ok" + units + ("; tests pass" if tests_ok else "")
         console.print(f"[green]{escape(msg)}[/]")
         return FixLoopOutcome(LoopStatus.OK, msg, True, tests_ok)
     if remaining:
@@ -196,3 +244,12 @@ def _finish(result: BuildResult, tests: TestResult | None, remaining: list[Diagn
         msg += "; " + MODEL_HELP
     console.print(f"[red]{escape(msg)}[/]")
     return FixLoopOutcome(status, msg, result.ok, tests_ok, remaining)
+
+
+def _nothing_compiled(result: BuildResult) -> str:
+    reasons = Counter(result.skipped.values())
+    why = "; ".join(f"{n} {reason}" for reason, n in reasons.most_common()) or "no translation unit found"
+    if result.headers and not result.skipped:
+        why = f"{result.headers} header(s) and no translation unit that includes them"
+    return (f"nothing was compiled: {why}. A port with sources must compile at least one translation unit; "
+            "build it your way with --build-cmd")

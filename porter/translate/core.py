@@ -35,6 +35,7 @@ from porter.translate.options import (
     TranslationResult,
     Unconverted,
 )
+from porter.translate.overloads import collapsed_overloads, collapsing_types
 
 IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 INCLUDE_HINT = re.compile(rb"^[ \t]*#[ \t]*include", re.MULTILINE)
@@ -110,6 +111,7 @@ class _Translation:
     # -- driver -------------------------------------------------------------------------------------------
     def run(self) -> TranslationResult:
         candidates = self._candidates()
+        self._collapsing = collapsing_types(self.map, self._names) if candidates else frozenset()
         wants_launch = self.options.launch_syntax is LaunchSyntax.HIP and b"<<<" in self.source
         wants_fixes = self.options.hazard_fixes and _scan().may_need_fix(self.source)
         if not (candidates or wants_launch or wants_fixes or self._has_include_to_rewrite()
@@ -128,6 +130,8 @@ class _Translation:
         if wants_fixes:
             self._hazard_fixes()
         self._identifiers(candidates)
+        if self._collapsing and self.tree is not None:
+            self._collapsed_overloads()
         self.result.output = self._apply()
         self.result.conversions.sort(key=lambda c: c.line)
         self.result.unconverted.sort(key=lambda u: (u.line, u.column))
@@ -169,6 +173,7 @@ class _Translation:
         member_at = layout.member_contexts() if candidates else []
         launch_at = [m.start() for m in re.finditer(rb"<<<", source)] if wants_launch else []
         fix_at = _scan().fix_trigger_offsets(source) if wants_fixes else []
+        collapse_at = [c[0] for c in candidates if c[2] in self._collapsing] if self._collapsing else []
 
         def inside(offsets: list[int], s: int, e: int) -> bool:
             i = bisect.bisect_left(offsets, s)
@@ -179,7 +184,7 @@ class _Translation:
         for piece in pieces:
             s, e = piece.start, piece.end
             wanted = ((inside(member_at, s, e) and inside(starts, s, e)) or inside(symbol_starts, s, e)
-                      or inside(launch_at, s, e) or inside(fix_at, s, e))
+                      or inside(launch_at, s, e) or inside(fix_at, s, e) or inside(collapse_at, s, e))
             any_needed = any_needed or wanted
             if wanted or piece.kind in (PieceKind.DIRECTIVE, PieceKind.SCOPE, PieceKind.DECLARATION):
                 needed.append((s, e))  # the frame around parsed pieces is cheap, and what constants come from
@@ -446,6 +451,7 @@ class _Translation:
         layout finds it (not inside a comment) and the path is edited between its delimiters."""
         renamed = dict(self.options.renamed)
         layout = self.layout
+        included: set[str] = set()  # HIP headers the file includes so far (after translation)
         for m in INCLUDE_PATH.finditer(self.source):
             if layout.in_comment_or_literal(m.start(1) - 1) or layout.in_comment_or_literal(m.start()):
                 continue  # inside a block comment
@@ -457,13 +463,27 @@ class _Translation:
                 continue
             entry = self.map.header(path)
             if entry is None:
+                included.add(path)
                 if self._looks_like_cuda_header(path) and not self._is_local_header(path):
                     self._unconverted(path, start, Reason.NOT_MAPPED, "header", "no HIP header known for this CUDA header")
                 continue
             if entry.unsupported is not None:
                 self._unconverted(path, start, Reason.NO_HIP_EQUIVALENT, entry.family, entry.unsupported)
             elif entry.hip and entry.hip != path:
+                if entry.needs and entry.needs not in included:
+                    self._include_before(m.start(), entry.needs, path)
+                    included.add(entry.needs)
                 self._replace_include(start, end, entry.hip, "header", path)
+            if entry.hip:
+                included.add(entry.hip)
+
+    def _include_before(self, directive: int, header: str, old: str) -> None:
+        """`#include <header>` on a line of its own before the directive at `directive` (same line ending)."""
+        line_end = self.source.find(b"\n", directive)
+        newline = b"\r\n" if line_end > 0 and self.source[line_end - 1 : line_end] == b"\r" else b"\n"
+        at = self.source.rfind(b"\n", 0, directive) + 1
+        self.edits.append(Edit(at, at, b"#include <" + header.encode() + b">" + newline))
+        self.result.conversions.append(Conversion("header", old, f"{header} first", self.lines.line(directive)))
 
     @staticmethod
     def _looks_like_cuda_header(path: str) -> bool:
@@ -486,6 +506,37 @@ class _Translation:
     def _replace_include(self, start: int, end: int, new: str, family: str, old: str) -> None:
         self.edits.append(Edit(start + 1, end - 1, new.encode()))
         self.result.conversions.append(Conversion(family, old, new, self.lines.line(start)))
+
+    # -- overloads that collapse -----------------------------------------------------------------------------
+    def _collapsed_overloads(self) -> None:
+        """Two definitions that differ in CUDA and agree in HIP (`f(cudaError_t)`, `f(CUresult)`): keep the first,
+        disable the other with #if 0 and say why (porter.translate.overloads)."""
+        found = tree_sitter.QueryCursor(syntax.query("(function_definition) @f")).captures(self.tree.root_node)
+        definitions = sorted(found.get("f", []), key=lambda n: n.start_byte)
+        hip_type = lambda name: self.map.apis[name].hip  # noqa: E731
+        for c in collapsed_overloads(definitions, self.source, self._collapsing, hip_type):
+            line, kept_line = self.lines.line(c.node.start_byte), self.lines.line(c.kept_node.start_byte)
+            what = (f"{c.name}{c.cuda_signature} repeats {c.kept} (line {kept_line}) in HIP, "
+                    f"where both take {c.hip_signature}")
+            if self._disable(c.node, f"porter: {what}; that one is kept"):
+                self.result.conversions.append(
+                    Conversion("overload", f"{c.name}{c.cuda_signature}", f"disabled (#if 0): same as line {kept_line}", line))
+                self.result.warnings.append(f"line {line}: {what}: disabled with #if 0")
+            else:
+                self.result.warnings.append(f"line {line}: {what}: keep one of them (they collide when compiled)")
+
+    def _disable(self, node: tree_sitter.Node, why: str) -> bool:
+        """Wrap the lines of `node` in `#if 0` ... `#endif` when it has its lines to itself."""
+        source = self.source
+        begin = source.rfind(b"\n", 0, node.start_byte) + 1
+        finish = source.find(b"\n", node.end_byte)
+        finish = len(source) if finish < 0 else finish + 1
+        if source[begin : node.start_byte].strip() or source[node.end_byte : finish].strip():
+            return False
+        newline = b"\r\n" if source[begin:finish].endswith(b"\r\n") else b"\n"
+        self.edits.append(Edit(begin, begin, b"#if 0  // " + why.encode() + newline))
+        self.edits.append(Edit(finish, finish, (b"" if source[:finish].endswith(b"\n") else newline) + b"#endif" + newline))
+        return True
 
     # -- kernel launches ----------------------------------------------------------------------------------
     def _launches(self) -> None:

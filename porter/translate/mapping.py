@@ -42,6 +42,7 @@ class HeaderEntry:
     hip: str | None
     family: str
     unsupported: str | None = None
+    needs: str | None = None  # a HIP header that must be included before this one (some ROCm versions need it)
 
 
 class MappingDataError(RuntimeError):
@@ -178,7 +179,8 @@ def _parse_api_map() -> ApiMap:
     if headers_file.is_file():
         for path, value in tomllib.loads(headers_file.read_text("utf-8")).get("headers", {}).items():
             entry = HeaderEntry(
-                cuda=path, hip=value.get("hip"), family=value.get("family", "header"), unsupported=value.get("unsupported")
+                cuda=path, hip=value.get("hip"), family=value.get("family", "header"),
+                unsupported=value.get("unsupported"), needs=value.get("needs"),
             )
             if path.endswith("/*"):
                 prefixes.append((path[:-1], entry))

@@ -1,4 +1,5 @@
 #include <hip/hip_fp16.h>
+#include <hip/hip_runtime.h>
 #include <hip/hip_cooperative_groups.h>
 #include <hiprand/hiprand_kernel.h>
 #include <hipblas/hipblas.h>
