@@ -145,3 +145,40 @@ def test_apply_goes_through_review(tree: Path, monkeypatch: pytest.MonkeyPatch, 
     reviewed = runner.invoke(app, ["review", "..", decision])
     assert reviewed.exit_code == 0, reviewed.output
     assert (tree / "src" / "k.cu").read_bytes() == (changed if kept else original)
+
+
+PRESSURE = b"""\
+__global__ void pressure(const double* in, double* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  double acc[96];
+#pragma unroll
+  for (int r = 0; r < 96; ++r) acc[r] = in[(i * 96 + r) % n];
+  double s = 0;
+#pragma unroll
+  for (int k = 0; k < 8; ++k)
+#pragma unroll
+    for (int r = 0; r < 96; ++r) acc[r] = acc[r] * acc[(r * 7 + k) % 96] + in[(r + k) % n];
+#pragma unroll
+  for (int r = 0; r < 96; ++r) s += acc[r] * r;
+  if (i < n) out[i] = s;
+}
+void run(const double* x, double* y, int n) { pressure<<<(n + 255) / 256, 256>>>(x, y, n); }
+"""
+
+
+@pytest.mark.hipcc
+def test_launch_bounds_are_added_where_they_stop_spills(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One file on the command line (no cuda_runtime.h include, as nvcc allows); the kernel spills under the
+    default 1024-thread bound and every launch uses 256 threads."""
+    _hipcc()
+    (tmp_path / "p.cu").write_bytes(PRESSURE)
+    monkeypatch.chdir(tmp_path)
+    before = json.loads(runner.invoke(app, ["tune", "p.cu", "--no-nvcc", "--format", "json"]).stdout)
+    (site,) = before["sites"]
+    assert site["usage"]["scratch_bytes"] > 0 and site["launch_bounds_suggestion"] == "__launch_bounds__(256)"
+    applied = runner.invoke(app, ["tune", "p.cu", "--no-nvcc", "--apply"])
+    assert applied.exit_code == 0, applied.output
+    assert b"__global__ void __launch_bounds__(256) pressure(" in (tmp_path / "p.cu").read_bytes()
+    after = json.loads(runner.invoke(app, ["tune", "p.cu", "--no-nvcc", "--format", "json"]).stdout)
+    assert after["sites"][0]["usage"]["scratch_bytes"] < site["usage"]["scratch_bytes"]
+    assert after["sites"][0]["launch_bounds_suggestion"] is None  # it has its bounds now

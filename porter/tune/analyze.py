@@ -266,7 +266,7 @@ def analyze(root: Path, options: TuneOptions, only: list[Path] | None = None) ->
     clang = options.clang_major if options.clang_major is not None else (clang_major(toolchain) if toolchain else None)
     report = TuneReport(str(root), options.target, chip, nchip, toolchain.describe if toolchain else None, arch, note,
                         str(options.nvcc) if options.nvcc else None, compiler_convention(clang))
-    all_files = [single] if single else [p for p in walk_files(base) if not p.is_symlink()]
+    all_files = _with_headers(single, base) if single else [p for p in walk_files(base) if not p.is_symlink()]
     sources = [p for p in all_files if p.suffix.lower() in SOURCE_SUFFIXES | HEADER_SUFFIXES]
     if only is not None:
         wanted = {p.resolve() for p in only}
@@ -305,6 +305,22 @@ def analyze(root: Path, options: TuneOptions, only: list[Path] | None = None) ->
     return report
 
 
+def _with_headers(path: Path, base: Path) -> list[Path]:
+    """One file and the project headers it includes, transitively (what compiling it alone needs)."""
+    out, todo = [], [path.resolve()]
+    while todo:
+        current = todo.pop()
+        if current in out or not current.is_file() or not current.is_relative_to(base.resolve()):
+            continue
+        out.append(current)
+        try:
+            todo += launch_mod.local_headers(current.read_bytes(), current, base.resolve())
+        except OSError:
+            continue
+    base_resolved = base.resolve()
+    return [base / p.relative_to(base_resolved) for p in out]
+
+
 def _translation_units(base: Path, gpu_files: list[Path], report: TuneReport) -> list[Path]:
     units = [p for p in gpu_files if p.suffix.lower() in SOURCE_SUFFIXES]
     headers = {p.resolve() for p in gpu_files if p.suffix.lower() in HEADER_SUFFIXES}
@@ -325,13 +341,12 @@ def _amd_usage(base: Path, all_files: list[Path], units: list[Path], options: Tu
                report: TuneReport, kernels: dict[tuple[str, str, int], KernelInfo]) -> None:
     assert options.toolchain is not None
     with tempfile.TemporaryDirectory(prefix="porter-tune-") as tmp_name:
-        # a port (it has a manifest) is HIP already and carries its shims: compile it where it is
-        is_port = (base / ".porter" / "manifest.json").is_file()
-        tree = base if is_port else Path(tmp_name)
-        if not is_port:
-            _hip_copy(base, all_files, tree, options)
+        # always a translated copy: a port translates to itself, and CUDA files (edited by tune --apply too) need it
+        tree = Path(tmp_name)
+        _hip_copy(base, all_files, tree, options)
         rels = [u.relative_to(base) for u in units]
         flags = ["-I", str(tree), "-w", *HipccEnvironment(tree, options.toolchain).flags.args()]
+        flags += ["-include", "hip/hip_runtime.h"]  # nvcc includes cuda_runtime.h in every .cu; HIP needs this
         results = compile_amd(options.toolchain, arch, [tree / r for r in rels], tree, flags, options.jobs)
         found = []
         for (_src, outcome), rel in zip(results, rels, strict=True):

@@ -64,7 +64,7 @@ def _last_wave(site: SiteReport) -> str:
     q = site.quantization
     if q is None:
         return "-" if site.launch.grid.known else f"grid {site.launch.grid.describe()}"
-    return f"{q.waves} wave{'s' * (q.waves != 1)}, last {q.last_wave_share:.0%} of CUs"
+    return f"{q.waves} wave{'s' * (q.waves != 1)}, last: {q.last_wave_share:.0%} of CUs; {q.efficiency:.0%} of slots"
 
 
 def _suggestion(site: SiteReport) -> str:

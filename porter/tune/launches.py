@@ -96,7 +96,7 @@ class Kernel:
     launch_bounds: int | None  # first __launch_bounds__ argument, when it evaluates
     launch_bounds_text: str | None
     body: tree_sitter.Node | None
-    insert_at: int  # byte offset where a __launch_bounds__ would go (before the return type)
+    insert_at: int  # byte offset where a __launch_bounds__ would go (before the kernel's name)
 
 
 @dataclass
@@ -444,12 +444,12 @@ def kernels_of(tree: tree_sitter.Tree, path: str, symbols: Symbols) -> list[Kern
                 bound_value = resolved.value.total if resolved.value else None
         parent = fn.parent
         is_template = parent is not None and parent.type == "template_declaration"
-        first_type = fn.child_by_field_name("type")
+        declarator = fn.child_by_field_name("declarator")  # `__global__ void __launch_bounds__(B) name(...)`
         out.append(Kernel(
             name=declarator_name(fn.child_by_field_name("declarator")), file=path, line=fn.start_point.row + 1,
             end_line=fn.end_point.row + 1, node=fn, is_template=is_template, launch_bounds=bound_value,
             launch_bounds_text=bounds_text, body=fn.child_by_field_name("body"),
-            insert_at=first_type.start_byte if first_type is not None else fn.start_byte,
+            insert_at=declarator.start_byte if declarator is not None else fn.start_byte,
         ))
     return out
 
