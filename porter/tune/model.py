@@ -39,10 +39,20 @@ The hardware view (`Convention.HARDWARE`, the default for reports) differs in tw
   Waves per CU = blocks * waves_per_block; waves per SIMD = waves per CU / simds (a fraction when a block's waves
   do not spread evenly); occupancy % = waves per CU / (simds * max_waves).
 
-LLVM 19+ (clang 21, ROCm 6.4) computes the workgroup term for the whole range of block sizes the kernel allows
-(`amdgpu-flat-work-group-size` = "1,B" from `__launch_bounds__(B)`, AMDGPUSubtarget::getOccupancyWithWorkGroupSizes):
-the most waves any block size up to B reaches. For the kernels porter sees that equals the term at B, because more
-waves per block never lowers it; the corpus test (tests/test_tune_ground_truth.py) checks this on every toolchain.
+The compiler's own formula changed between LLVM versions, so the compiler convention has three flavours
+(`compiler_convention(clang_major)`), each checked against that compiler's remark on the corpus (tests/data/tune):
+  - `LLVM15` (clang 15, ROCm 5.x): 40 workgroups per CU (10 waves x 4 SIMDs, whatever the chip), and the LDS term
+    is `min(max_waves, groups * waves_per_block)`: waves per CU clamped to the per-SIMD maximum without dividing by
+    the SIMD count, so LDS and workgroup limits seldom show. 528 of 528 corpus instantiations agree on gfx90a.
+  - `LLVM20` (clang 20+; Debian's ROCm 6.4 is clang 21): AMDGPUSubtarget::getOccupancyWithWorkGroupSizes over the
+    flat workgroup sizes [1, B] that HIP's `__launch_bounds__(B)` declares, its larger result: the best any block
+    size up to B reaches (448 threads: 4 blocks of 7 waves = 7 per SIMD launched, 8 reported). All corpus
+    instantiations agree on gfx942 and gfx950.
+  - `LLVM16` (clang 16-19, e.g. ROCm's own amdclang 6.x): the per-SIMD formula above for the one block size B;
+    written from LLVM's history, not checked against such a compiler here.
+Where the hardware view differs from a remark it is for one of those conventions, waves that do not spread evenly
+over the SIMDs (the remark rounds up: 7 blocks of 3 waves are 5.25 waves per SIMD, reported as 6), whole
+workgroups or LDS granules; bench/tune_agreement.py counts each.
 
 NVIDIA (sm_80, sm_90) — the CUDA occupancy calculator's model (cuda_occupancy.h, shipped with the CUDA toolkit)::
 
