@@ -182,3 +182,18 @@ def test_launch_bounds_are_added_where_they_stop_spills(tmp_path: Path, monkeypa
     after = json.loads(runner.invoke(app, ["tune", "p.cu", "--no-nvcc", "--format", "json"]).stdout)
     assert after["sites"][0]["usage"]["scratch_bytes"] < site["usage"]["scratch_bytes"]
     assert after["sites"][0]["launch_bounds_suggestion"] is None  # it has its bounds now
+
+
+@pytest.mark.hipcc
+def test_relative_paths_and_the_cuda_side(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _hipcc()
+    if shutil.which("nvcc") is None:
+        pytest.skip("nvcc not installed: no CUDA side to compare")
+    monkeypatch.chdir(tree)
+    result = runner.invoke(app, ["tune", "src", "--target", "MI300X", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["cuda_failures"] == {} and data["summary"]["cuda_compiled"] == 1
+    staged = next(s for s in data["sites"] if s["kernel"] == "staged")
+    assert staged["file"] == "k.cu" and staged["nvidia_usage"]["registers"] > 0
+    assert staged["nvidia_occupancy"]["limiter"] == "shared memory"  # 16 KiB + 1 KiB reserved a 2-warp block

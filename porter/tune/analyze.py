@@ -188,7 +188,7 @@ def demangle(symbols: list[str]) -> dict[str, str]:
 
 def split_demangled(name: str) -> tuple[str, tuple[str, ...]]:
     """`void ns::k<256, 4>(float*)` -> ("k", ("256", "4")); a name that does not parse comes back whole."""
-    m = _DEMANGLED.match(name.strip())
+    m = _DEMANGLED.match(name.strip().replace("(anonymous namespace)::", ""))
     if not m:
         return name, ()
     base = m.group("name").rsplit("::", 1)[-1]
@@ -250,7 +250,7 @@ def _originals(root: Path) -> dict[str, Path]:
 
 def analyze(root: Path, options: TuneOptions, only: list[Path] | None = None) -> TuneReport:
     """Analyze `root` (a directory or one file); `only` restricts the files read (paths inside root)."""
-    root = Path(root)
+    root = Path(root).resolve()  # compilers run in other directories: every path they get is absolute
     single = root if root.is_file() else None
     base = root.parent if single else root
     chip = amd_chip(options.target, options.device)
@@ -383,7 +383,8 @@ def _cuda_usage(base: Path, units: list[Path], options: TuneOptions, report: Tun
         sources.append(path)
     if not sources:
         return
-    results = compile_cuda(options.nvcc, options.nvidia_arch, sources, base, ["-I", str(base), "-w"], options.jobs)
+    flags = ["-I", str(base), "-w", *HipccEnvironment(base, None).flags.args()]  # the project's -I/-D, as for hipcc
+    results = compile_cuda(options.nvcc, options.nvidia_arch, sources, base, flags, options.jobs)
     found = []
     for src, outcome in results:
         label = src.relative_to(base).as_posix() if src.is_relative_to(base) else str(src)
