@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ from porter import review as review_cli
 from porter import scan as scan_cli
 from porter import tune as tune_cli
 from porter.config import ConfigError, build_config
-from porter.files import PorterInputError, WriteMode, default_output, resolve_path
+from porter.files import PorterInputError, ShardSpec, WriteMode, atomic_write, default_output, resolve_path
 from porter.targets import UnknownTargetError, resolve_target
 from porter.translate import LaunchSyntax, RocmVersion
 
@@ -77,6 +78,7 @@ def convert(
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Bypass the model response cache.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when any CUDA identifier was left untranslated.")] = False,
     review: Annotated[bool, typer.Option("--review", help="Review the port hunk by hunk when it is written.")] = False,
+    shard: Annotated[str | None, typer.Option("--shard", help="K/N: build and fix only the K-th of N shares of the translation units, by path (join the shards with `porter report merge`).")] = None,
 ) -> None:
     """Translate CUDA to HIP, then build, fix and test the result.
 
@@ -93,6 +95,12 @@ def convert(
     path = resolve_path(path)
     output = resolve_path(output) if output is not None else default_output(path) if not chosen else None
     mode = WriteMode.IN_PLACE if in_place else WriteMode.DIFF if diff else WriteMode.CHECK if check else WriteMode.WRITE
+    try:
+        share = ShardSpec.parse(shard) if shard is not None else None
+    except PorterInputError as exc:
+        raise fail(str(exc)) from None
+    if share is not None and test_cmd:
+        raise fail("--test-cmd needs the whole port built: run the tests after `porter report merge`, not per shard")
     if review and not mode.writes:
         raise fail("--review needs a written port (-o OUT or --in-place)")
     if review and not sys.stdin.isatty():
@@ -112,7 +120,7 @@ def convert(
             config = _with_detected_rocm(config)
         request = ConvertRequest(path, output, mode, config, rename=rename, jobs=jobs,
                                  report_path=resolve_path(report) if report else None, strict=strict,
-                                 default_output=not chosen)
+                                 default_output=not chosen, shard=share)
         result = run_convert(request, console, out=write_diff if mode is WriteMode.DIFF else None)
     except (PorterInputError, ConfigError, UnknownTargetError, ValueError) as exc:
         raise fail(str(exc)) from None
@@ -144,6 +152,48 @@ def _with_detected_rocm(config):
     from dataclasses import replace
 
     return replace(config, rocm=detected if isinstance(detected, RocmVersion) else RocmVersion.parse(str(detected)))
+
+
+report_app = typer.Typer(help="Work with the reports `porter convert` writes.", no_args_is_help=True)
+app.add_typer(report_app, name="report")
+
+
+@report_app.command("merge")
+def report_merge(
+    reports: Annotated[list[Path], typer.Argument(help="The shards' reports (OUT/.porter/report.json of each `--shard K/N` run).", show_default=False)],
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the merged report here (default: stdout).")] = None,
+    tree: Annotated[Path | None, typer.Option("--tree", help="Also assemble the merged port here, from the shards' output trees.")] = None,
+    sarif: Annotated[Path | None, typer.Option("--sarif", help="Also write the merged findings as SARIF 2.1.0.")] = None,
+) -> None:
+    """Join the reports of a sharded port into the report of one run: summary, untranslated identifiers,
+    findings, remaining errors (and, with --tree, the port itself).
+
+    Exit codes: 0 merged, the port builds; 1 merged, errors remain; 2 bad input (a shard missing or repeated,
+    reports of different splits, two shards that fixed one file differently).
+    """
+    from porter.shards import assemble_tree, load_reports, merge_reports, to_sarif
+
+    try:
+        shards = load_reports([resolve_path(r) for r in reports])
+        merged = merge_reports(shards)
+        if tree is not None:
+            dest = resolve_path(tree)
+            files = assemble_tree(shards, dest)
+            merged["output_root"] = merged["written_to"] = str(dest)
+            stderr_console().print(f"merged port written to {escape(str(tree))} ({len(files)} files)")
+        text = json.dumps(merged, indent=2, default=str) + "\n"
+        if output is not None:
+            atomic_write(resolve_path(output), text.encode())
+        elif tree is not None:
+            atomic_write(resolve_path(tree) / ".porter" / "report.json", text.encode())
+        else:
+            sys.stdout.write(text)
+        if sarif is not None:
+            atomic_write(resolve_path(sarif), (json.dumps(to_sarif(merged), indent=2) + "\n").encode())
+    except PorterInputError as exc:
+        raise fail(str(exc)) from None
+    fix_loop = merged.get("fix_loop") or {}
+    raise typer.Exit(0 if fix_loop.get("ok", True) and not merged["summary"]["failed"] else 1)
 
 
 # --- command registrations (one line per command; each module owns its command) ---

@@ -7,6 +7,7 @@ translation itself (porter.translate) is pure.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 import os
 import posixpath
@@ -27,6 +28,7 @@ from porter.files import (
     STATE_DIR,
     FileKind,
     PorterInputError,
+    ShardSpec,
     TreeEntry,
     WriteMode,
     atomic_write,
@@ -57,6 +59,7 @@ class ConvertRequest:
     report_path: Path | None = None
     strict: bool = False
     default_output: bool = False  # `output` is porter's default beside the input: it may only replace a port of ours
+    shard: ShardSpec | None = None  # --shard K/N: build and fix only this share (the whole tree is translated)
 
 
 @dataclass
@@ -198,8 +201,11 @@ def convert(request: ConvertRequest, console: Console, out: Callable[[str], None
     config = request.config
     written_to = request.output if mode is WriteMode.WRITE else source if mode is WriteMode.IN_PLACE else None
     report = Report(str(source), str(output_root) if output_root else None, mode.value, config.target,
-                    str(config.rocm) if config.rocm else None, written_to=str(written_to) if written_to else None)
+                    str(config.rocm) if config.rocm else None, written_to=str(written_to) if written_to else None,
+                    shard=request.shard)
     jobs = list(_plan(request, report.warnings))
+    if request.shard is not None and not mode.writes:  # a written shard needs the whole tree to build its share
+        jobs = [j for j in jobs if request.shard.owns(j.out_rel)]
     done = _run_jobs(jobs, request, console, report, output_root)
     if mode.writes and output_root is not None and not report.interrupted:
         _write_manifest(request, output_root, done)
@@ -402,26 +408,44 @@ def _after_write(request: ConvertRequest, output_root: Path, report: Report, con
     except ImportError:
         report.warnings.append("the build step is not available in this installation; skipped")
         return
-    tuning = _tuning(output_root, request.config, written, report)
+    share = request.shard.owns if request.shard else None
+    tuning = _tuning(output_root, request.config, written, report, share)
+    before = _hashes(output_root, report)
     outcome = run_fix_loop(output_root, request.config, report.fix_loop, files=written, findings=report.findings,
-                           console=console, tuning=tuning)
+                           console=console, share=share, tuning=tuning)
+    after = _hashes(output_root, report)
+    report.fix_loop["edited"] = sorted(rel for rel, digest in after.items() if before.get(rel) != digest)
     report.fix_loop["status"] = str(outcome.status)
     report.fix_loop["message"] = outcome.message
     # no toolchain is a warning (translation still happened), not a failed port
     report.fix_loop["ok"] = outcome.status in (LoopStatus.OK, LoopStatus.SKIPPED, LoopStatus.NO_TOOLCHAIN)
 
 
-def _tuning(output_root: Path, config: PortConfig, written: list[Path], report: Report) -> list[str]:
-    """porter tune's per-launch facts for the report; their one-line form for the agent's prompt."""
+def _tuning(output_root: Path, config: PortConfig, written: list[Path], report: Report,
+            share: Callable[[str], bool] | None = None) -> list[str]:
+    """porter tune's per-launch facts for the report (a shard's own files only); their one-line form for the agent."""
     try:
         from porter.tune import port_facts
     except ImportError:
         return []
-    facts = port_facts(output_root, config.target, files=written)
+    root = output_root.resolve()
+    files = [f for f in written if share is None or
+             (f.resolve().is_relative_to(root) and share(f.resolve().relative_to(root).as_posix()))]
+    facts = port_facts(output_root, config.target, files=files)
     report.tuning = facts.sites
     if facts.warning:
         report.warnings.append(facts.warning)
     return facts.hints
+
+
+def _hashes(output_root: Path, report: Report) -> dict[str, str]:
+    """Content digests of the port's files: what the fix loop edited is what changed between two of these."""
+    out = {}
+    for f in report.files:
+        path = output_root / f.output
+        if f.kind in ("source", "build") and path.is_file() and not path.is_symlink():
+            out[f.output] = hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
+    return out
 
 
 def write_diff(text: str) -> None:

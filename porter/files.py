@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import hashlib
 import json
 import os
 import signal
@@ -168,6 +169,29 @@ def backup(root: Path, rel: str) -> Path:
     if not dest.exists():
         atomic_write(dest, source.read_bytes(), mode_from=source)
     return dest
+
+
+@dataclass(frozen=True)
+class ShardSpec:
+    """`--shard K/N`: the K-th of N deterministic shares of a tree, by path (1-based)."""
+
+    index: int
+    count: int
+
+    @classmethod
+    def parse(cls, text: str) -> ShardSpec:
+        k, sep, n = text.partition("/")
+        if not (sep and k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+            raise PorterInputError(f"--shard {text}: expected K/N with 1 <= K <= N, e.g. 2/8")
+        return cls(int(k), int(n))
+
+    def owns(self, rel: str) -> bool:
+        """Whether the file at `rel` (posix, relative to the tree) is in this share; the same on every machine."""
+        digest = hashlib.blake2b(rel.encode("utf-8", "surrogateescape"), digest_size=8).digest()
+        return int.from_bytes(digest, "big") % self.count == self.index - 1
+
+    def __str__(self) -> str:
+        return f"{self.index}/{self.count}"
 
 
 def resolve_path(path: Path) -> Path:

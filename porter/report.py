@@ -7,12 +7,16 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from porter import __version__
+
+if TYPE_CHECKING:
+    from porter.files import ShardSpec
 from porter.translate import Conversion, TranslationResult, Unconverted
 
 
@@ -73,6 +77,21 @@ class FileReport:
         }
 
 
+def summary_of(files: list[dict], interrupted: bool = False) -> dict:
+    """The report's counts, from its per-file records (a merged report computes them the same way)."""
+    families: Counter = Counter()
+    for f in files:
+        families.update(f["converted"])
+    return {
+        "files": len(files),
+        "translated": sum(f["status"] == "translated" for f in files),
+        "failed": sum(f["status"] == "failed" for f in files),
+        "converted_by_family": dict(sorted(families.items())),
+        "not_converted_by_reason": dict(sorted(Counter(u["reason"] for f in files for u in f["not_converted"]).items())),
+        "interrupted": interrupted,
+    }
+
+
 @dataclass
 class Report:
     source_root: str
@@ -81,6 +100,7 @@ class Report:
     target: str
     rocm: str | None
     written_to: str | None = None  # the file or tree the port went to (None: --diff/--check)
+    shard: ShardSpec | None = None  # a --shard run's share
     files: list[FileReport] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     fix_loop: dict = field(default_factory=dict)  # build / fixers / agent / tests, filled by porter.fix.loop
@@ -115,23 +135,18 @@ class Report:
 
     # -- output ---------------------------------------------------------------------------------------------
     def as_dict(self) -> dict:
+        files = [f.as_dict() for f in self.files]
         return {
             "porter_version": __version__,
             "source_root": self.source_root,
             "output_root": self.output_root,
             "written_to": self.written_to,
+            "shard": {"index": self.shard.index, "count": self.shard.count} if self.shard else None,
             "mode": self.mode,
             "target": self.target,
             "rocm": self.rocm,
-            "summary": {
-                "files": len(self.files),
-                "translated": len(self.changed),
-                "failed": len(self.failed),
-                "converted_by_family": dict(sorted(self.family_counts().items())),
-                "not_converted_by_reason": dict(sorted(self.unconverted_counts().items())),
-                "interrupted": self.interrupted,
-            },
-            "files": [f.as_dict() for f in self.files],
+            "summary": summary_of(files, self.interrupted),
+            "files": files,
             "warnings": self.warnings,
             "fix_loop": self.fix_loop,
             "findings": self.findings,

@@ -48,4 +48,5 @@ def test_no_stage_imports_another_stages_modules() -> None:
 
 def test_the_top_level_holds_only_the_command_line_edge() -> None:
     top = sorted(p.stem for p in PACKAGE.glob("*.py"))
-    assert top == ["__init__", "__main__", "cli", "config", "convert", "doctor", "files", "report", "targets"]
+    assert top == ["__init__", "__main__", "cli", "config", "convert", "doctor", "files", "report", "shards",
+                   "targets"]

@@ -6,6 +6,7 @@ import enum
 import os
 import threading
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -98,6 +99,20 @@ def _tests_dict(t: TestResult | None) -> dict | None:
     return {"ok": t.ok, "command": t.command, "returncode": t.returncode, "output_tail": t.output[-4000:]}
 
 
+def _where(record: dict) -> tuple:
+    """A canonical order for the report's lists, so a run split in shards and merged reads the same."""
+    return (record.get("file", ""), record.get("line", 0), record.get("column", 0), record.get("rule", ""),
+            record.get("message", ""))
+
+
+def _error_keys(errors: list[Diagnostic]) -> list[str]:
+    return sorted({f"{d.file}:{d.line}:{d.column}: {d.message}" for d in errors})
+
+
+def _rel(path: Path, root: Path) -> str:
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else path.as_posix()
+
+
 def _source_files(out_root: Path, files: list[Path] | None) -> list[Path]:
     if files:
         return [Path(f).resolve() for f in files]  # relative to the working directory, like any path
@@ -111,8 +126,11 @@ def _transcript_path(out_root: Path, config: PortConfig) -> Path:
 
 def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[Path] | None = None,
                  findings: list[dict] | None = None, console: Console | None = None,
-                 tuning: list[str] | None = None) -> FixLoopOutcome:
-    """Build the port, fix what rules can, hand the rest to the agent if a model is set; fills `report`."""
+                 share: Callable[[str], bool] | None = None, tuning: list[str] | None = None) -> FixLoopOutcome:
+    """Build the port, fix what rules can, hand the rest to the agent if a model is set; fills `report`.
+
+    `share` (a --shard run) picks the translation units this run builds, by their path in the tree; the other
+    files are still there for the units to include. `tuning` (porter tune's launch facts) goes to the agent."""
     console = console or Console(stderr=True)
     out_root = out_root.resolve()
     report.update({"build": None, "fixers": None, "agent": None, "tests": None, "remaining_errors": []})
@@ -142,10 +160,16 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
         report["build"] = {"skipped": True, "reason": "no C/C++/CUDA sources in the port"}
         return FixLoopOutcome(LoopStatus.SKIPPED, "nothing to build: the port has no C/C++/CUDA sources")
     shims_added = install_shims(out_root, sources, rocm)
+    only = sources if files else None
+    if share is not None:
+        only = [p for p in sources if p.suffix.lower() in HEADER_SUFFIXES or share(_rel(p, out_root))]
     env = HipccEnvironment(out_root, toolchain, arch=arch, build_cmd=config.build_cmd, test_cmd=config.test_cmd,
-                           jobs=config.jobs or os.cpu_count() or 1, only=sources if files else None,
+                           jobs=config.jobs or os.cpu_count() or 1, only=only,
                            cache=BuildCache.for_tree(out_root), progress=_ProgressBar(console))
     result = env.build()
+    if share is not None and result.compiled_nothing:
+        report["build"] = {"skipped": True, "reason": "no translation unit in this share"}
+        return FixLoopOutcome(LoopStatus.SKIPPED, "nothing to build: no translation unit in this share")
     build_info = {
         "toolchain": str(toolchain.hipcc) if toolchain else None,
         "hip_version": toolchain.hip_version if toolchain else None,
@@ -155,6 +179,7 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
         "flags_from": env.flags.source if not config.build_cmd else None,
         "shims": shims_added,
         "errors_initial": len(result.errors),
+        "initial_errors": _error_keys(result.errors),  # what a merge of shard reports counts without repeats
         "units_initial": result.units_summary(),
     }
     report["build"] = build_info
@@ -168,9 +193,9 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
         rounds += 1
         applied.extend(fixes)
         result = env.build()
-    report["fixers"] = {"rounds": rounds, "applied": [f.as_dict() for f in applied],
+    report["fixers"] = {"rounds": rounds, "applied": sorted((f.as_dict() for f in applied), key=_where),
                         "counts": dict(Counter(f.rule for f in applied)),
-                        "errors_after": len(result.errors)}
+                        "errors_after": len(result.errors), "errors_left": _error_keys(result.errors)}
     if applied:
         console.print(f"rule fixers: {len(applied)} fix(es) in {rounds} round(s), "
                       f"{build_info['errors_initial']} -> {len(result.errors)} error(s)")
@@ -189,7 +214,7 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
     build_info["units"] = result.units_summary()
     report["tests"] = _tests_dict(tests)
     remaining = result.errors
-    report["remaining_errors"] = [_diag_dict(d) for d in remaining]
+    report["remaining_errors"] = sorted((_diag_dict(d) for d in remaining), key=_where)
     return _finish(result, tests, remaining, limits_hit, config, console)
 
 
@@ -232,7 +257,7 @@ def _finish(result: BuildResult, tests: TestResult | None, remaining: list[Diagn
         return FixLoopOutcome(LoopStatus.OK, msg, True, tests_ok)
     if remaining:
         render_diagnostics(remaining, console)
-        msg = f"{len(remaining)} build error(s) remain in {len({d.file for d in remaining})} file(s)"
+        msg = errors_remain(len(remaining), len({d.file for d in remaining}))
     elif not result.ok:
         msg = "build failed (see the build output in the report)"
     else:
@@ -244,6 +269,10 @@ def _finish(result: BuildResult, tests: TestResult | None, remaining: list[Diagn
         msg += "; " + MODEL_HELP
     console.print(f"[red]{escape(msg)}[/]")
     return FixLoopOutcome(status, msg, result.ok, tests_ok, remaining)
+
+
+def errors_remain(errors: int, files: int) -> str:
+    return f"{errors} build error(s) remain in {files} file(s)"
 
 
 def _nothing_compiled(result: BuildResult) -> str:

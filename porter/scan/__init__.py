@@ -169,10 +169,11 @@ def scan_tree(
 
 __all__ = [
     "Finding", "ScanResult", "apply_hazard_fixes", "check", "fix_trigger_offsets", "hazard_fix_edits", "may_need_fix",
-    "scan", "scan_source", "scan_tree",
+    "scan", "scan_source", "scan_tree", "to_sarif_dict",
 ]
 
 
 # Last: the fixes and the commands import the names above. The fixes are what the translator merges as edits.
 from porter.scan.cli import check, scan  # noqa: E402
 from porter.scan.fixes import apply_hazard_fixes, fix_trigger_offsets, hazard_fix_edits, may_need_fix  # noqa: E402
+from porter.scan.formats import to_sarif_dict  # noqa: E402

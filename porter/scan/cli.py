@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from porter.files import atomic_write
+from porter.files import PorterInputError, ShardSpec, atomic_write
 from porter.scan import ScanResult, is_source, scan_tree, source_files
 from porter.scan.changes import GitError, changed_files
 from porter.scan.formats import (
@@ -49,6 +49,16 @@ RocmOpt = Annotated[
     str | None, typer.Option("--rocm", help="ROCm version to check API availability against, e.g. 6.4.")
 ]
 FailOnOpt = Annotated[FailOn, typer.Option("--fail-on", help="Lowest severity that makes the exit code 1.")]
+ShardOpt = Annotated[
+    str | None, typer.Option("--shard", help="Scan only the K-th of N shares of the files, by path (K/N), as convert --shard.")
+]
+
+
+def _share(files: list[Path], root: Path, shard: str | None) -> list[Path]:
+    if shard is None:
+        return files
+    spec = ShardSpec.parse(shard)
+    return [f for f in files if spec.owns(f.resolve().relative_to(root.resolve()).as_posix())]
 
 
 def _err(message: str) -> None:
@@ -67,6 +77,8 @@ def _command_boundary() -> Iterator[None]:
         yield
     except typer.Exit:
         raise
+    except PorterInputError as exc:
+        raise _usage(str(exc)) from None
     except Exception as exc:
         _err(f"porter: internal error: {type(exc).__name__}: {exc}")
         raise typer.Exit(3) from None
@@ -100,16 +112,17 @@ def _finish(result: ScanResult, fail_on: FailOn) -> None:
         raise typer.Exit(1)
 
 
-def _scan_paths(paths: list[Path], profile, version) -> ScanResult:
+def _scan_paths(paths: list[Path], profile, version, shard: str | None = None) -> ScanResult:
     if len(paths) == 1 and paths[0].is_dir():
-        return scan_tree(paths[0], profile, version)
+        files = None if shard is None else _share([f.resolve() for f in source_files(paths[0])], paths[0], shard)
+        return scan_tree(paths[0], profile, version, files=files)
     if len(paths) == 1:
         return scan_tree(paths[0], profile, version, files=[paths[0]])
     root = Path.cwd()  # several paths (pre-commit passes changed files): report them relative to here
     files: list[Path] = []
     for path in paths:
         files += source_files(path) if path.is_dir() else [path]
-    return scan_tree(root, profile, version, files=[f.resolve() for f in files])
+    return scan_tree(root, profile, version, files=_share([f.resolve() for f in files], root, shard))
 
 
 def scan(
@@ -121,6 +134,7 @@ def scan(
     rocm: RocmOpt = None,
     fmt: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.TABLE,
     fail_on: FailOnOpt = FailOn.ERROR,
+    shard: ShardOpt = None,
 ) -> None:
     """Report porting hazards and an inventory for an AMD target; writes nothing.
 
@@ -131,7 +145,7 @@ def scan(
         for path in paths:
             if not path.exists():
                 raise _usage(f"no such file or directory: {path}")
-        result = _scan_paths(paths, profile, version)
+        result = _scan_paths(paths, profile, version, shard)
         _emit(result, fmt)
         _finish(result, fail_on)
 
@@ -151,6 +165,7 @@ def check(
         Path | None, typer.Option("--sarif", help="Also write SARIF 2.1.0 to this file.")
     ] = None,
     fmt: Annotated[Format, typer.Option("--format", "-f", help="Output format on stdout.")] = Format.TABLE,
+    shard: ShardOpt = None,
 ) -> None:
     """Scan only the files changed since --base (plus uncommitted changes), for CI and hooks.
 
@@ -166,7 +181,7 @@ def check(
         if not path.is_dir():
             raise _usage(f"not a directory: {path}")
         try:
-            files = [f for f in changed_files(path, base) if is_source(f)]
+            files = _share([f for f in changed_files(path, base) if is_source(f)], path, shard)
         except GitError as exc:
             raise _usage(str(exc)) from None
         result = scan_tree(path, profile, version, files=files)
