@@ -249,7 +249,8 @@ def _originals(root: Path) -> dict[str, Path]:
 # --- the pass --------------------------------------------------------------------------------------------------------
 
 def analyze(root: Path, options: TuneOptions, only: list[Path] | None = None) -> TuneReport:
-    """Analyze `root` (a directory or one file); `only` restricts the files read (paths inside root)."""
+    """Analyze `root` (a directory or one file); `only` (paths inside root) restricts the launch sites reported
+    and the translation units compiled to those files."""
     root = Path(root).resolve()  # compilers run in other directories: every path they get is absolute
     single = root if root.is_file() else None
     base = root.parent if single else root
@@ -268,9 +269,8 @@ def analyze(root: Path, options: TuneOptions, only: list[Path] | None = None) ->
                         str(options.nvcc) if options.nvcc else None, compiler_convention(clang))
     all_files = _with_headers(single, base) if single else [p for p in walk_files(base) if not p.is_symlink()]
     sources = [p for p in all_files if p.suffix.lower() in SOURCE_SUFFIXES | HEADER_SUFFIXES]
-    if only is not None:
-        wanted = {p.resolve() for p in only}
-        sources = [p for p in sources if p.resolve() in wanted]
+    # `only`: report and compile these files (a shard's share); every file is still read for kernel definitions
+    wanted = {p.resolve() for p in only} if only is not None else None
     cache: dict[Path, Symbols] = {}
     gpu_files: list[Path] = []
     for path in sources:
@@ -294,12 +294,16 @@ def analyze(root: Path, options: TuneOptions, only: list[Path] | None = None) ->
     kernels = {(k.file, k.name, k.line): KernelInfo(k) for f in report.facts.values() for k in f.kernels}
     report.kernels = list(kernels.values())
     units = _translation_units(base, gpu_files, report)
+    if wanted is not None:
+        units = [u for u in units if u.resolve() in wanted]
     if toolchain is not None and arch and units:
         _amd_usage(base, all_files, units, options, arch, report, kernels)
     nvcc = options.nvcc
     if nvcc is not None and units and nchip is not None:
         _cuda_usage(base, units, options, report, kernels)
     for facts in report.facts.values():
+        if wanted is not None and (base / facts.path).resolve() not in wanted:
+            continue
         for launch in facts.launches:
             report.sites.append(_site(launch, report, kernels, options))
     return report

@@ -60,4 +60,5 @@ def port_facts(out_root: Path, target: str | None, files: list[Path] | None = No
         return PortFacts(warning=str(exc))
     except (OSError, ValueError) as exc:
         return PortFacts(warning=f"porter tune: {exc}")
-    return PortFacts([site_facts(s, report) for s in report.sites], hints(report))
+    sites = sorted((site_facts(s, report) for s in report.sites), key=lambda t: (t["file"], t["line"]))
+    return PortFacts(sites, hints(report))
