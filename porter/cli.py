@@ -54,14 +54,14 @@ def _root(
 
 @app.command()
 def convert(
-    path: Annotated[Path, typer.Argument(help="CUDA file or directory to port.", show_default=False)],
+    path: Annotated[Path | None, typer.Argument(help="CUDA file or directory to port.", show_default=False)] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Output file (for a file) or directory (for a tree). Default: DIR-hip/ beside a tree, NAME.hip.EXT beside a file.")] = None,
     in_place: Annotated[bool, typer.Option("--in-place", help="Rewrite in place; originals are kept under .porter/backup/.")] = False,
     diff: Annotated[bool, typer.Option("--diff", help="Print a unified diff to stdout and write nothing.")] = False,
     check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 when anything would change.")] = False,
     rename: Annotated[bool, typer.Option("--rename", help="Give .cu sources the .hip suffix and update includes and build files.")] = False,
     launch_syntax: Annotated[LaunchSyntax, typer.Option(help="Keep kernel<<<...>>> launches or emit hipLaunchKernelGGL.")] = LaunchSyntax.CHEVRON,
-    jobs: Annotated[int, typer.Option("-j", "--jobs", min=0, help="Parallel workers: translation processes and hipcc jobs (0: all cores).")] = 0,
+    jobs: Annotated[int, typer.Option("-j", "--jobs", min=0, help="Parallel workers: translation processes and hipcc jobs (0: all cores), and agent tasks with disjoint files run at once (default 1).")] = 0,
     full_parse: Annotated[bool, typer.Option("--full-parse", help="Parse every file whole with tree-sitter (slower; by default only the pieces where the grammar decides more than the tokens).")] = False,
     report: Annotated[Path | None, typer.Option(help="Write the JSON report here (default: OUT/.porter/report.json).")] = None,
     rocm: Annotated[str | None, typer.Option(help="ROCm version to port for, e.g. 6.4 (default: detected from hipconfig).")] = None,
@@ -75,6 +75,8 @@ def convert(
     max_iterations: Annotated[int | None, typer.Option(min=1, help="Model turns at most.")] = None,
     max_tokens: Annotated[int | None, typer.Option(min=1, help="Token budget for the agent.")] = None,
     max_seconds: Annotated[float | None, typer.Option(min=1, help="Wall-clock budget for the agent, in seconds.")] = None,
+    task_iterations: Annotated[int | None, typer.Option(min=1, help="Model turns per agent task (one root cause). Default: a fair share of --max-iterations, at least 4.")] = None,
+    resume: Annotated[Path | None, typer.Option("--resume", help="Continue an interrupted or budget-stopped run on OUT from its report: no new translation, fixed agent tasks are not redone.", show_default=False)] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Bypass the model response cache.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when any CUDA identifier was left untranslated.")] = False,
     review: Annotated[bool, typer.Option("--review", help="Review the port hunk by hunk when it is written.")] = False,
@@ -89,6 +91,16 @@ def convert(
     from porter.convert import convert as run_convert
 
     chosen = [name for name, on in (("-o", output is not None), ("--in-place", in_place), ("--diff", diff), ("--check", check)) if on]
+    if resume is not None:
+        clashing = [*chosen, *(name for name, on in (("PATH", path is not None), ("--rename", rename), ("--no-build", no_build), ("--review", review), ("--shard", shard is not None)) if on)]
+        if clashing:
+            raise fail(f"--resume continues the run of its output tree: it takes no {', '.join(clashing)}")
+        _resume(resolve_path(resume), report=resolve_path(report) if report else None, target=target,
+                build_cmd=build_cmd, test_cmd=test_cmd, offload_arch=offload_arch, model=model, base_url=base_url,
+                max_iterations=max_iterations, max_tokens=max_tokens, max_seconds=max_seconds,
+                task_iterations=task_iterations, jobs=jobs or None, use_cache=False if no_cache else None)
+    if path is None:
+        raise fail("missing PATH: the CUDA file or directory to port (or --resume OUT to continue an earlier run)")
     if len(chosen) > 1:
         raise fail(f"{' and '.join(chosen)} cannot be combined")
     # every path is made absolute and resolved here, once: the core never sees a path relative to the cwd
@@ -113,7 +125,7 @@ def convert(
             full_parse=True if full_parse else None, jobs=jobs or None,
             build_cmd=build_cmd, test_cmd=test_cmd, offload_arch=offload_arch, model=model, base_url=base_url,
             max_iterations=max_iterations, max_tokens=max_tokens, max_seconds=max_seconds,
-            use_cache=False if no_cache else None, report_path=report,
+            task_iterations=task_iterations, use_cache=False if no_cache else None, report_path=report,
         )
         resolve_target(config.target)
         if config.rocm is None:
@@ -139,6 +151,21 @@ def convert(
             raise fail(str(exc), 1) from None
         print_summary(summary, Path(result.output_root), console)
     raise typer.Exit(result.exit_code(check=mode is WriteMode.CHECK, strict=strict))
+
+
+def _resume(output: Path, report: Path | None, **options: object) -> None:
+    """`porter convert --resume OUT`; exits like a convert: 0 done, 1 errors remain, 2 bad input, 130 interrupted."""
+    from porter.convert import resume as run_resume
+
+    console = stderr_console()
+    try:
+        result = run_resume(output, console, report, **options)
+    except (PorterInputError, ConfigError, UnknownTargetError, ValueError) as exc:
+        raise fail(str(exc)) from None
+    except KeyboardInterrupt:
+        raise fail("interrupted; the report says where the run stopped (--resume again continues)", 130) from None
+    result.render_summary(console)
+    raise typer.Exit(result.exit_code(check=False))
 
 
 def _with_detected_rocm(config):

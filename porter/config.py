@@ -32,6 +32,7 @@ class PortConfig:
     max_iterations: int = 30
     max_tokens: int = 400_000  # token budget over the whole run
     max_seconds: float = 1800.0
+    task_iterations: int | None = None  # model turns per repair task (default: a fair share of max_iterations)
     use_cache: bool = True
     cache_dir: Path | None = None
     # where the report / transcript go (default: <out>/.porter/)

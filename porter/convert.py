@@ -401,20 +401,27 @@ def _after_write(request: ConvertRequest, output_root: Path, report: Report, con
     written = [output_root / f.output for f in report.files if f.kind == "source" and f.status in ("translated", "unchanged")]
     if request.source.is_file() and request.output is not None and request.mode is WriteMode.WRITE:
         written = [request.output]
-    if not request.config.build:
-        return
+    if request.config.build:
+        _fix(output_root, request.config, report, written, console, request.report_path, request.shard)
+
+
+def _fix(output_root: Path, config: PortConfig, report: Report, written: list[Path], console: Console,
+         report_path: Path | None, shard: ShardSpec | None = None, earlier_tasks: list[dict] | None = None) -> None:
     try:
         from porter.fix import LoopStatus, run_fix_loop
     except ImportError:
         report.warnings.append("the build step is not available in this installation; skipped")
         return
-    share = request.shard.owns if request.shard else None
-    tuning = _tuning(output_root, request.config, written, report, share)
+    path = report_path or output_root / STATE_DIR / "report.json"
+    # a resumed run's edits add to those of the run it continues
+    edited = set(report.fix_loop.get("edited") or []) if earlier_tasks is not None else set()
+    tuning = _tuning(output_root, config, written, report, shard.owns if shard else None)
     before = _hashes(output_root, report)
-    outcome = run_fix_loop(output_root, request.config, report.fix_loop, files=written, findings=report.findings,
-                           console=console, share=share, tuning=tuning)
+    outcome = run_fix_loop(output_root, config, report.fix_loop, files=written, findings=report.findings,
+                           console=console, share=shard.owns if shard else None, earlier_tasks=earlier_tasks,
+                           checkpoint=lambda: report.write_json(path), tuning=tuning)
     after = _hashes(output_root, report)
-    report.fix_loop["edited"] = sorted(rel for rel, digest in after.items() if before.get(rel) != digest)
+    report.fix_loop["edited"] = sorted(edited | {rel for rel, digest in after.items() if before.get(rel) != digest})
     report.fix_loop["status"] = str(outcome.status)
     report.fix_loop["message"] = outcome.message
     # no toolchain is a warning (translation still happened), not a failed port
@@ -436,6 +443,42 @@ def _tuning(output_root: Path, config: PortConfig, written: list[Path], report: 
     if facts.warning:
         report.warnings.append(facts.warning)
     return facts.hints
+
+
+def resume(output: Path, console: Console, report_path: Path | None = None, **options: object) -> Report:
+    """`porter convert --resume OUT`: continue the build-and-fix loop of an earlier run of OUT from its report,
+    without translating again (that would undo the fixes). The agent tasks it fixed are kept and not redone; the
+    options it ran with (model, endpoint, budgets, build and test commands) apply unless given again now.
+    Raises PorterInputError for an output tree with no usable report."""
+    from porter.config import build_config
+
+    path = report_path or output / STATE_DIR / "report.json"
+    if not output.is_dir():
+        raise PorterInputError(f"{output}: not a directory; --resume takes the output tree of an earlier porter convert")
+    try:
+        data = json.loads(path.read_text("utf-8"))
+        report = Report.from_dict(data)
+    except FileNotFoundError:
+        raise PorterInputError(f"{path}: no porter report here to resume from; run porter convert first") from None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise PorterInputError(f"{path}: not a porter report that can be resumed ({type(exc).__name__}: {exc})") from None
+    if report.mode not in (WriteMode.WRITE.value, WriteMode.IN_PLACE.value) or report.output_root is None:
+        raise PorterInputError(f"{path}: the report of a --{report.mode} run; nothing was written to resume")
+    fix_loop = report.fix_loop
+    stored = {k: v for k, v in (fix_loop.get("options") or {}).items() if v is not None}
+    earlier = list((fix_loop.get("agent") or {}).get("tasks") or [])
+    source_root = Path(report.source_root)
+    project = source_root if source_root.is_dir() else source_root.parent if source_root.parent.is_dir() else None
+    given = {k: v for k, v in options.items() if v is not None}
+    config = build_config(project, **{"rocm": report.rocm, **stored, **given, "build": True, "report_path": report_path})
+    root = output  # the tree may have moved since: the report's paths are relative to it
+    written = [root / f.output for f in report.files if f.kind == "source" and f.status in ("translated", "unchanged")]
+    if report.written_to and Path(report.written_to).is_file():
+        written = [Path(report.written_to)]
+    report.target = config.target
+    _fix(root, config, report, written, console, path, report.shard, earlier_tasks=earlier)
+    report.write_json(path)
+    return report
 
 
 def _hashes(output_root: Path, report: Report) -> dict[str, str]:

@@ -17,7 +17,7 @@ from porter import __version__
 
 if TYPE_CHECKING:
     from porter.files import ShardSpec
-from porter.translate import Conversion, TranslationResult, Unconverted
+from porter.translate import Conversion, Reason, TranslationResult, Unconverted
 
 
 def _shown(path: str) -> str:
@@ -53,6 +53,15 @@ class FileReport:
         status = "translated" if result.changed(source) else "unchanged"
         return cls(path, output, kind, status, group_conversions(result.conversions), list(result.unconverted),
                    list(result.warnings))
+
+    @classmethod
+    def from_dict(cls, data: dict) -> FileReport:
+        """A file's entry of a saved report (`porter convert --resume` continues from one)."""
+        conversions = {(c["family"], c["cuda"], c["hip"]): list(c["lines"]) for c in data.get("conversions", [])}
+        unconverted = [Unconverted(u["name"], u["line"], u["column"], Reason(u["reason"]), u.get("family", ""),
+                                   u.get("detail", "")) for u in data.get("not_converted", [])]
+        return cls(data["path"], data["output"], data["kind"], data["status"], conversions, unconverted,
+                   list(data.get("warnings", [])), data.get("error"))
 
     def family_counts(self) -> Counter:
         counts: Counter = Counter()
@@ -107,6 +116,17 @@ class Report:
     findings: list[dict] = field(default_factory=list)  # hazard findings still open in the output
     tuning: list[dict] = field(default_factory=list)  # per launch site: usage and occupancy (porter.tune)
     interrupted: bool = False
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Report:
+        """A report as `write_json` saved it. Raises KeyError/TypeError/ValueError for one that is not."""
+        from porter.files import ShardSpec
+
+        shard = ShardSpec(int(data["shard"]["index"]), int(data["shard"]["count"])) if data.get("shard") else None
+        return cls(data["source_root"], data["output_root"], data["mode"], data["target"], data.get("rocm"),
+                   written_to=data.get("written_to"), shard=shard, files=[FileReport.from_dict(f) for f in data["files"]],
+                   warnings=list(data.get("warnings", [])), fix_loop=dict(data.get("fix_loop") or {}),
+                   findings=list(data.get("findings", [])))
 
     # -- counts ---------------------------------------------------------------------------------------------
     @property
@@ -205,6 +225,24 @@ class Report:
                 line += f" ({before} ok before them)"
         return line
 
+    def _render_tasks(self, console: Console, max_items: int) -> None:
+        """The agent's tasks, in the order they ran: what each was about and how it ended."""
+        agent = self.fix_loop.get("agent") or {}
+        tasks = agent.get("tasks") or []
+        if not tasks:
+            return
+        table = Table(show_edge=False, title=f"agent tasks ({len(tasks)})", title_justify="left")
+        for column in ("task", "root cause", "errors", "status", "turns", "tokens", "edited"):
+            table.add_column(column, justify="right" if column in ("errors", "turns", "tokens") else "left")
+        for t in tasks[:max_items]:
+            status = t["status"] + (" (earlier run)" if t.get("earlier_run") else "")
+            table.add_row(t["id"], escape(t["title"]), str(t["error_count"]), status, f"{t['turns']}/{t['share']}",
+                          str(t["tokens"]), escape(", ".join(t["edited_files"][:3])))
+        console.print(table)
+        for rule in agent.get("suggested_rules") or []:
+            console.print(f"suggested rule (review it, then add it to porter/data/fixers.toml): "
+                          f"{escape(rule['pattern'])}, seen in {', '.join(rule['seen_in'])}")
+
     def render_summary(self, console: Console, max_items: int = 40) -> None:
         console.print(escape(self.destination_line()))
         counts = self.family_counts()
@@ -218,6 +256,7 @@ class Report:
         console.print(table)
         if self.fix_loop.get("build") is not None:
             console.print(escape(self.build_line()))
+        self._render_tasks(console, max_items)
         if counts:
             fam = Table(show_edge=False, title="converted by API family", title_justify="left")
             fam.add_column("family")

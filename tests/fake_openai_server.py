@@ -3,6 +3,13 @@
 Each POST /v1/chat/completions consumes the next `Turn` of the script: a reply (text and/or tool calls), an HTTP
 error (status + optional Retry-After), a delay, a dropped connection, or the server going away for good.
 When the script runs out, `default` (if given) answers every further request; otherwise it is a 500.
+
+For several conversations at once (porter's agent tasks, possibly concurrent), `conversations` maps a key to a
+script of its own: a request belongs to the first key found in the first line of its first user message (porter's
+task heading), and gets turn number N of that script when it already holds N assistant messages. So answers do not
+depend on the order in which concurrent conversations arrive, and a replayed conversation gets the same turns.
+`conversation_default` answers a conversation past the end of its script (else a 500); a request matching no key
+falls back to the plain script.
 """
 
 from __future__ import annotations
@@ -45,9 +52,13 @@ class Recorded:
 
 
 class FakeOpenAIServer:
-    def __init__(self, script: list[Turn], default: Turn | None = None, models: tuple[str, ...] = (MODEL,)) -> None:
+    def __init__(self, script: list[Turn], default: Turn | None = None, models: tuple[str, ...] = (MODEL,), *,
+                 conversations: dict[str, list[Turn]] | None = None,
+                 conversation_default: dict[str, Turn] | None = None) -> None:
         self.script = list(script)
         self.default = default
+        self.conversations = dict(conversations or {})
+        self.conversation_default = dict(conversation_default or {})
         self.models = models
         self.requests: list[Recorded] = []
         self._lock = threading.Lock()
@@ -84,6 +95,35 @@ class FakeOpenAIServer:
         return [r for r in self.requests if r.path.endswith("/chat/completions")]
 
     # --- script ---
+
+    @staticmethod
+    def heading(body: dict | None) -> str:
+        """The first line of the request's first user message (porter's agent puts its task heading there)."""
+        for message in (body or {}).get("messages", []):
+            if message.get("role") == "user":
+                return (message.get("content") or "").split("\n", 1)[0]
+        return ""
+
+    def conversation_of(self, body: dict | None) -> str | None:
+        heading = self.heading(body)
+        return next((key for key in self.conversations if key in heading), None)
+
+    def by_conversation(self) -> dict[str | None, list[Recorded]]:
+        """The completion requests of each conversation key, in arrival order."""
+        out: dict[str | None, list[Recorded]] = {}
+        for r in self.completions:
+            out.setdefault(self.conversation_of(r.body), []).append(r)
+        return out
+
+    def _turn_for(self, body: dict) -> Turn:
+        key = self.conversation_of(body)
+        if key is None:
+            return self._next_turn()
+        index = sum(1 for m in body.get("messages", []) if m.get("role") == "assistant")
+        script = self.conversations[key]
+        if index < len(script):
+            return script[index]
+        return self.conversation_default.get(key) or Turn(status=500, content=f"script of {key!r} exhausted")
 
     def _next_turn(self) -> Turn:
         with self._lock:
@@ -167,7 +207,7 @@ class FakeOpenAIServer:
                     self._send(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
                     return
                 number = len(server.completions)
-                turn = server._next_turn()
+                turn = server._turn_for(body)
                 if turn.delay:
                     threading.Event().wait(turn.delay)
                 if turn.drop or turn.go_away:

@@ -71,9 +71,12 @@ def test_agent_replaces_inline_ptx_and_the_port_builds(tmp_path: Path) -> None:
     assert "__lane_id()" in (out / "lanes.cu").read_text() and "asm" not in (out / "lanes.cu").read_text()
     assert requests == 3
     report = json.loads((out / ".porter" / "report.json").read_text())
-    assert report["fix_loop"]["ok"] is True and report["fix_loop"]["agent"]["status"] == "submitted"
-    transcript = out / ".porter" / "transcript.jsonl"
-    assert transcript.is_file() and transcript.stat().st_size > 0
+    agent = report["fix_loop"]["agent"]
+    assert report["fix_loop"]["ok"] is True and agent["status"] == "fixed"
+    [task] = agent["tasks"]
+    assert (task["title"], task["status"], task["agent_status"], task["turns"]) == ("unit lanes.cu", "fixed", "submitted", 3)
+    transcript = Path(task["transcript"])
+    assert transcript.parent == out / ".porter" / "transcripts" and transcript.stat().st_size > 0
     for path in (out / ".porter").rglob("*"):
         if path.is_file():
             assert SECRET not in path.read_text(errors="replace"), f"API key written to {path}"
@@ -101,5 +104,6 @@ def test_without_a_fix_the_limit_stops_the_run_and_keeps_the_output(tmp_path: Pa
     assert "Traceback" not in proc.stderr
     report = json.loads((out / ".porter" / "report.json").read_text())
     assert report["fix_loop"]["agent"]["status"] == "limits_exceeded"
+    assert report["fix_loop"]["agent"]["tasks"][0]["turns"] == 2
     assert report["fix_loop"]["remaining_errors"]
     assert "asm volatile" in (out / "lanes.cu").read_text()  # the port is kept as it was

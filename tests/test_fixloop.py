@@ -89,19 +89,21 @@ def test_agent_called_with_remaining_errors(tmp_path: Path, monkeypatch: pytest.
     (tmp_path / "k.hip").write_text("#include <hip/hip_runtime.h>\n__global__ void k(int* p) { p[0] = nope; }\n")
     seen = {}
 
-    def fake_run_agent(task, env, config, transcript_path):
-        seen["errors"] = [e.message for e in task.errors]
-        seen["arch"] = task.compile_arch
+    def fake_run_tasks(env, config, build, tests, **kw):
+        seen["errors"] = [e.message for e in build.errors]
+        seen["arch"] = kw["compile_arch"]
         (env.root / "k.hip").write_text("#include <hip/hip_runtime.h>\n__global__ void k(int* p) { p[0] = 1; }\n")
-        return agent.AgentOutcome(status="submitted", message="fixed", iterations=2, tokens=10,
-                                  edited_files=["k.hip"], build_ok=True)
+        record = agent.TaskRecord("T1", "unit:k.hip", "unit", "unit k.hip", ["k.hip"], ["k.hip"], [], 1,
+                                  status="fixed", edited_files=["k.hip"])
+        return agent.TaskRun(env.build(), None, [record])
 
-    monkeypatch.setattr(agent, "run_agent", fake_run_agent)
+    monkeypatch.setattr(agent, "run_tasks", fake_run_tasks)
     report: dict = {}
     outcome = run_fix_loop(tmp_path, PortConfig(target="gfx90a", model="m"), report, console=_quiet())
     assert outcome.status == LoopStatus.OK
     assert seen == {"errors": ["use of undeclared identifier 'nope'"], "arch": "gfx90a"}
-    assert report["agent"]["status"] == "submitted" and report["agent"]["edited_files"] == ["k.hip"]
+    assert report["agent"]["status"] == "fixed" and report["agent"]["edited_files"] == ["k.hip"]
+    assert report["agent"]["transcripts"] == str(tmp_path / ".porter" / "transcripts")
 
 
 def test_agent_limits_hit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -118,14 +120,23 @@ def test_agent_limits_hit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
         def run_tests(self):
             return None
 
+    def fake_run_tasks(env, config, build, tests, **kw):
+        run = types.SimpleNamespace(build=env.build(), tests=None, status="limits_exceeded",
+                                    unfinished=["T1"], message=lambda: "0 of 1 task(s) fixed; run budget: 30 turns")
+        run.as_dict = lambda config, transcripts: {"status": run.status, "message": run.message()}
+        kw["on_progress"](run)
+        return run
+
     fake = types.ModuleType("porter.agent")
-    fake.AgentTask = lambda **kw: kw
-    fake.run_agent = lambda *a: types.SimpleNamespace(status="limits_exceeded", message="budget", iterations=30,
-                                                      tokens=5, edited_files=[])
+    fake.run_tasks = fake_run_tasks
     monkeypatch.setitem(sys.modules, "porter.agent", fake)
     monkeypatch.setattr(fixloop, "HipccEnvironment", Env)
     monkeypatch.setattr(fixloop, "detect_toolchain", lambda: None)
     report: dict = {}
-    outcome = run_fix_loop(tmp_path, PortConfig(model="m", build_cmd="make"), report, console=_quiet())
+    saved = []
+    outcome = run_fix_loop(tmp_path, PortConfig(model="m", build_cmd="make"), report, console=_quiet(),
+                           checkpoint=lambda: saved.append(dict(report)))
     assert outcome.status == LoopStatus.LIMITS_HIT and "limits" in outcome.message
+    assert "0 of 1 task(s) fixed" in outcome.message and "--resume" in outcome.message
     assert report["agent"]["status"] == "limits_exceeded"
+    assert saved and saved[0]["status"] == "running"  # the report is saved while the agent works

@@ -37,29 +37,35 @@ def format_diagnostics(diagnostics: list[Diagnostic], limit: int = MAX_DIAGNOSTI
     return shown
 
 
-def build_view(result: BuildResult) -> dict:
-    """Template variables describing a build."""
-    errors = result.errors
+def build_view(result: BuildResult, errors: list[Diagnostic] | None = None) -> dict:
+    """Template variables describing a build; `errors` narrows it to one task's (the others are only counted)."""
+    shown = result.errors if errors is None else errors
     return {
         "ok": result.ok,
         "command": result.command,
-        "errors": format_diagnostics(errors),
-        "error_count": len(errors),
+        "errors": format_diagnostics(shown),
+        "error_count": len(shown),
+        "others": len(result.errors) - len(shown),  # errors of the same units that belong to other tasks
         # raw output only when the parsed diagnostics don't tell the story (linker errors, crashes)
-        "output": "" if errors or result.ok else truncate(result.output),
+        "output": "" if result.errors or result.ok else truncate(result.output),
     }
 
 
-def format_build(result: BuildResult) -> str:
-    view = build_view(result)
-    if result.ok:
-        warnings = [d for d in result.diagnostics if d.severity == "warning"]
-        return "Build succeeded." + (f" ({len(warnings)} warnings)" if warnings else "")
+def format_view(view: dict) -> str:
     parts = [f"Build failed ({view['error_count']} errors)." + (f" Command: {view['command']}" if view["command"] else "")]
+    if view["others"]:
+        parts.append(f"({view['others']} other errors in these units belong to other tasks; leave them.)")
     parts += view["errors"]
     if view["output"]:
         parts.append(view["output"])
     return "\n".join(parts)
+
+
+def format_build(result: BuildResult) -> str:
+    if result.ok:
+        warnings = [d for d in result.diagnostics if d.severity == "warning"]
+        return "Build succeeded." + (f" ({len(warnings)} warnings)" if warnings else "")
+    return format_view(build_view(result))
 
 
 def format_tests(result: TestResult | None) -> str:

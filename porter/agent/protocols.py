@@ -22,6 +22,17 @@ class Environment(Protocol):
 
 
 @runtime_checkable
+class UnitEnvironment(Environment, Protocol):
+    """An Environment that can build a few units and say what each reads: what repository-scale runs need.
+    Implemented by HipccEnvironment (the build cache records each unit's dependencies)."""
+
+    def build_units(self, units: list[str]) -> BuildResult: ...
+
+    def unit_dependencies(self) -> dict[str, list[str]]:  # unit -> the tree files it read, itself included
+        ...
+
+
+@runtime_checkable
 class Model(Protocol):
     def query(self, messages: list[dict], tools: list[dict]) -> ModelResponse: ...
 

@@ -55,12 +55,16 @@ class BuildCache:
         self.headers = hashlib.blake2b("\n".join(sorted(headers)).encode(), digest_size=16).hexdigest()
 
     def _hash(self, rel: str) -> str | None:
-        if rel not in self._hashes:
-            try:
-                self._hashes[rel] = hashlib.blake2b((self.root / rel).read_bytes(), digest_size=16).hexdigest()
-            except OSError:
-                self._hashes[rel] = None  # missing (or unreadable): recorded, so creating it invalidates
-        return self._hashes[rel]
+        # builds of disjoint units may run in threads at once (the agent's tasks): never read back what another
+        # thread's refresh() may have cleared in between
+        if rel in (known := self._hashes):
+            return known[rel]
+        try:
+            digest: str | None = hashlib.blake2b((self.root / rel).read_bytes(), digest_size=16).hexdigest()
+        except OSError:
+            digest = None  # missing (or unreadable): recorded, so creating it invalidates
+        self._hashes[rel] = digest
+        return digest
 
     def _entry_path(self, unit: str) -> Path:
         return self.directory / (hashlib.blake2b(unit.encode(), digest_size=12).hexdigest() + ".json")
@@ -93,6 +97,20 @@ class BuildCache:
         entry = {"key": key, "unit": unit, "ok": ok, "output": output, "deps": inside, "headers": self.headers}
         with contextlib.suppress(OSError):  # a cache that cannot be written only costs time
             atomic_write(self._entry_path(unit), json.dumps(entry).encode())
+
+    def dependencies(self) -> dict[str, list[str]]:
+        """Each unit with an entry (and still in the tree), and the files of the tree it read when it was last
+        compiled, itself included: which units include a header, for the agent's task planning."""
+        out: dict[str, list[str]] = {}
+        for path in sorted(self.directory.glob("*.json")):
+            try:
+                entry = json.loads(path.read_text("utf-8"))
+                unit, deps = entry["unit"], entry["deps"]
+            except (OSError, ValueError, KeyError, TypeError):
+                continue
+            if isinstance(unit, str) and isinstance(deps, dict) and (self.root / unit).is_file():
+                out[unit] = sorted(deps)
+        return out
 
     def _inside(self, dep: str) -> str | None:
         path = Path(dep)

@@ -16,7 +16,14 @@ from pathlib import Path
 from typing import Protocol
 
 from porter.build.cache import BuildCache, parse_depfile
-from porter.build.compile_db import HEADER_SUFFIXES, CompileFlags, collect_flags, plan_units, walk_files
+from porter.build.compile_db import (
+    HEADER_SUFFIXES,
+    CompileFlags,
+    UnitPlan,
+    collect_flags,
+    plan_units,
+    walk_files,
+)
 from porter.build.diagnostics import dedupe, parse_clang_output, relative_path
 from porter.build.results import BuildResult, TestResult
 from porter.build.toolchain import Toolchain, hip_env
@@ -79,7 +86,7 @@ class HipccEnvironment:
         return subprocess.run(cmd, cwd=self.root, capture_output=True, text=True, env=hip_env(), timeout=timeout,
                               check=False)
 
-    def _compile_one(self, source: Path, objdir: Path) -> FileBuild:
+    def _compile_one(self, source: Path, objdir: Path, show_progress: bool = True) -> FileBuild:
         rel = relative_path(str(source), self.root)
         obj = objdir / (rel.replace("/", "__") + ".o")
         cmd = self.compile_command(source, obj)
@@ -88,7 +95,7 @@ class HipccEnvironment:
             key = self.cache.key(rel, self.compile_command(source, Path("UNIT.o")), self._toolchain_id(), self.arch)
             hit = self.cache.lookup(rel, key)
             if hit is not None:
-                return self._done(FileBuild(rel, hit.ok, hit.output, shlex.join(cmd), cached=True))
+                return self._done(FileBuild(rel, hit.ok, hit.output, shlex.join(cmd), cached=True), show_progress)
         depfile = obj.with_suffix(".d")
         try:
             proc = self._run([*cmd, "-MD", "-MF", str(depfile)] if self.cache else cmd, COMPILE_TIMEOUT_S)
@@ -97,7 +104,7 @@ class HipccEnvironment:
             output, ok = f"{rel}:0:0: error: compilation timed out after {COMPILE_TIMEOUT_S}s\n", False
         if self.cache is not None:
             self.cache.store(rel, key, self._dependencies(cmd, depfile, ok), ok, output)
-        return self._done(FileBuild(rel, ok, output, shlex.join(cmd)))
+        return self._done(FileBuild(rel, ok, output, shlex.join(cmd)), show_progress)
 
     def _dependencies(self, cmd: list[str], depfile: Path, compiled: bool) -> list[str]:
         """What the unit read: from -MD, or (clang writes none for a unit that failed) from a -M -MG run."""
@@ -118,19 +125,19 @@ class HipccEnvironment:
         tc = self.toolchain
         return f"{tc.hipcc}|{tc.hip_version}" if tc is not None else ""
 
-    def _done(self, result: FileBuild) -> FileBuild:
-        if self.progress is not None:
+    def _done(self, result: FileBuild, show_progress: bool = True) -> FileBuild:
+        if self.progress is not None and show_progress:
             self.progress.done(result.path, result.cached, result.ok)
         return result
 
-    def compile_files(self, sources: list[Path]) -> list[FileBuild]:
+    def compile_files(self, sources: list[Path], *, show_progress: bool = True) -> list[FileBuild]:
         if self.cache is not None:
             self.cache.refresh([str(p) for p in walk_files(self.root) if p.suffix.lower() in HEADER_SUFFIXES])
-        if self.progress is not None:
+        if self.progress is not None and show_progress:
             self.progress.start(len(sources))
         with tempfile.TemporaryDirectory(prefix="porter-build-") as tmp, \
                 ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
-            return list(pool.map(lambda s: self._compile_one(s, Path(tmp)), sources))
+            return list(pool.map(lambda s: self._compile_one(s, Path(tmp), show_progress), sources))
 
     def build(self, path: str | None = None) -> BuildResult:
         """Compile every translation unit (or just `path`), or run --build-cmd; diagnostics relative to root."""
@@ -138,11 +145,26 @@ class HipccEnvironment:
             return self._run_build_cmd()
         if self.toolchain is None:
             return BuildResult(False, output="hipcc not found", command="")
-        plan = plan_units(self.root, [self.root / path] if path is not None else self.only)
+        return self._build_plan(plan_units(self.root, [self.root / path] if path is not None else self.only))
+
+    def build_units(self, units: list[str]) -> BuildResult:
+        """Compile only these units (relative to root): one agent task's scope. Safe to run in threads for
+        disjoint units; no progress bar. With --build-cmd there are no units: the whole command runs."""
+        if self.build_cmd:
+            return self._run_build_cmd()
+        if self.toolchain is None:
+            return BuildResult(False, output="hipcc not found", command="")
+        return self._build_plan(plan_units(self.root, [self.root / u for u in units]), show_progress=False)
+
+    def unit_dependencies(self) -> dict[str, list[str]]:
+        """unit -> the files of the tree it read when last compiled (from the build cache; empty without one)."""
+        return self.cache.dependencies() if self.cache is not None and not self.build_cmd else {}
+
+    def _build_plan(self, plan: UnitPlan, show_progress: bool = True) -> BuildResult:
         if not plan.units:
             return BuildResult(False, output="no translation units to compile", command="", units=[],
                                skipped=plan.skipped, headers=plan.headers)
-        results = self.compile_files(plan.units)
+        results = self.compile_files(plan.units, show_progress=show_progress)
         diags = []
         for r in results:
             diags.extend(parse_clang_output(r.output, self.root, default_file=r.path))

@@ -119,21 +119,33 @@ def _source_files(out_root: Path, files: list[Path] | None) -> list[Path]:
     return [p for p in walk_files(out_root) if p.suffix.lower() in SOURCE_SUFFIXES | HEADER_SUFFIXES]
 
 
-def _transcript_path(out_root: Path, config: PortConfig) -> Path:
+def _transcripts_dir(out_root: Path, config: PortConfig) -> Path:
+    """One JSONL transcript per agent task, beside the report."""
     base = config.report_path.parent if config.report_path else out_root / ".porter"
-    return base / "transcript.jsonl"
+    return base / "transcripts"
+
+
+# what `porter convert --resume OUT` reuses of the run it continues (never the API key: it is not in PortConfig)
+RESUMED_OPTIONS = ("target", "model", "base_url", "build_cmd", "test_cmd", "offload_arch", "max_iterations",
+                   "max_tokens", "max_seconds", "task_iterations", "jobs", "use_cache")
 
 
 def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[Path] | None = None,
                  findings: list[dict] | None = None, console: Console | None = None,
-                 share: Callable[[str], bool] | None = None, tuning: list[str] | None = None) -> FixLoopOutcome:
+                 share: Callable[[str], bool] | None = None, *, earlier_tasks: list[dict] | None = None,
+                 checkpoint: Callable[[], None] | None = None, tuning: list[str] | None = None) -> FixLoopOutcome:
     """Build the port, fix what rules can, hand the rest to the agent if a model is set; fills `report`.
 
     `share` (a --shard run) picks the translation units this run builds, by their path in the tree; the other
-    files are still there for the units to include. `tuning` (porter tune's launch facts) goes to the agent."""
+    files are still there for the units to include. `earlier_tasks`: the agent tasks of the report a --resume
+    continues (the fixed ones are not redone); `checkpoint` saves the report, called as the loop starts and after
+    each agent task, so an interrupted run can be resumed. `tuning`: porter tune's launch facts, for the agent."""
     console = console or Console(stderr=True)
     out_root = out_root.resolve()
-    report.update({"build": None, "fixers": None, "agent": None, "tests": None, "remaining_errors": []})
+    report.update({"build": None, "fixers": None, "agent": None, "tests": None, "remaining_errors": [],
+                   "status": "running", "options": {k: getattr(config, k) for k in RESUMED_OPTIONS}})
+    if checkpoint is not None and config.build:
+        checkpoint()  # from here on the report on disk says where the run is, for --resume
     if not config.build:
         report["build"] = {"skipped": True, "reason": "build disabled"}
         return FixLoopOutcome(LoopStatus.SKIPPED, "build skipped (disabled)")
@@ -201,50 +213,58 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
                       f"{build_info['errors_initial']} -> {len(result.errors)} error(s)")
 
     tests: TestResult | None = env.run_tests() if result.ok else None
-    limits_hit = False
+    limits_hit, agent_note = False, None
     if result.compiled_nothing:
         pass  # nothing for rules or the agent to work on: the outcome says why
     elif (not result.ok or (tests is not None and not tests.ok)) and config.model:
-        result, tests, limits_hit = _run_agent(env, config, report, result, tests, target, findings, toolchain,
-                                               arch, out_root, console, tuning)
+        try:
+            result, tests, limits_hit, agent_note = _run_agent(
+                env, config, report, result, tests, target, findings, toolchain, arch, out_root, console,
+                earlier_tasks, checkpoint, tuning)
+        except KeyboardInterrupt:
+            report["status"] = "interrupted"
+            if checkpoint is not None:
+                checkpoint()
+            raise
     elif not result.ok or (tests is not None and not tests.ok):
         report["agent"] = {"status": "not_configured", "message": MODEL_HELP}
 
     build_info["ok"] = result.ok
     build_info["units"] = result.units_summary()
     report["tests"] = _tests_dict(tests)
-    remaining = result.errors
-    report["remaining_errors"] = sorted((_diag_dict(d) for d in remaining), key=_where)
-    return _finish(result, tests, remaining, limits_hit, config, console)
+    report["remaining_errors"] = sorted((_diag_dict(d) for d in result.errors), key=_where)
+    return _finish(result, tests, result.errors, limits_hit, config, console, agent_note)
 
 
 def _run_agent(env, config, report, result: BuildResult, tests, target, findings, toolchain, arch, out_root,
-               console, tuning=None) -> tuple[BuildResult, TestResult | None, bool]:
+               console, earlier_tasks, checkpoint, tuning=None) -> tuple[BuildResult, TestResult | None, bool, str | None]:
     try:
-        from porter.agent import AgentTask, run_agent
+        from porter.agent import run_tasks
     except ImportError as exc:
         report["agent"] = {"status": "unavailable", "message": f"agent not available: {exc}"}
         console.print(f"[yellow]agent not available ({escape(str(exc))}); errors remain[/]")
-        return result, tests, False
-    task = AgentTask(errors=result.errors, target=target, findings=findings or [],
-                     test_failure=None if tests is None or tests.ok else tests.output[-8000:],
-                     hip_version=toolchain.hip_version if toolchain else None, compile_arch=arch,
-                     tuning=list(tuning or []))
-    transcript = _transcript_path(out_root, config)
-    transcript.parent.mkdir(parents=True, exist_ok=True)
-    console.print(f"agent: {len(result.errors)} error(s) to fix with {config.model}")
-    outcome = run_agent(task, env, config, transcript)
-    report["agent"] = {"status": outcome.status, "message": outcome.message, "iterations": outcome.iterations,
-                       "tokens": outcome.tokens, "edited_files": list(outcome.edited_files),
-                       "transcript": str(transcript)}
-    # verify rather than trust the agent's own view
-    result = env.build()
-    tests = env.run_tests() if result.ok else None
-    return result, tests, outcome.status == "limits_exceeded"
+        return result, tests, False, None
+    transcripts = _transcripts_dir(out_root, config)
+    what = f"{len(result.errors)} error(s)" if result.errors else "failing tests" if result.ok else "a failed build"
+    console.print(f"agent: {what} to fix with {config.model}, one task per root cause")
+
+    def progress(run) -> None:
+        report["agent"] = run.as_dict(config, transcripts)
+        report["remaining_errors"] = sorted((_diag_dict(d) for d in run.build.errors), key=_where)
+        if checkpoint is not None:
+            checkpoint()
+
+    run = run_tasks(env, config, result, tests, target=target, findings=findings or [],
+                    hip_version=toolchain.hip_version if toolchain else None, compile_arch=arch,
+                    transcripts=transcripts, earlier=earlier_tasks, log=lambda line: console.print(escape(line)),
+                    on_progress=progress, tuning=tuning)
+    report["agent"] = run.as_dict(config, transcripts)
+    # run.build and run.tests are porter's own build and test run after the last task, not the agent's word
+    return run.build, run.tests, run.status == "limits_exceeded", run.message() if run.unfinished else None
 
 
 def _finish(result: BuildResult, tests: TestResult | None, remaining: list[Diagnostic], limits_hit: bool,
-            config: PortConfig, console: Console) -> FixLoopOutcome:
+            config: PortConfig, console: Console, agent_note: str | None = None) -> FixLoopOutcome:
     tests_ok = None if tests is None else tests.ok
     if result.compiled_nothing:
         msg = _nothing_compiled(result)
@@ -263,8 +283,11 @@ def _finish(result: BuildResult, tests: TestResult | None, remaining: list[Diagn
     else:
         msg = f"tests failed: {tests.command if tests else ''}"
     status = LoopStatus.LIMITS_HIT if limits_hit else LoopStatus.ERRORS_REMAIN
+    if agent_note:
+        msg += f"; agent: {agent_note}"
     if limits_hit:
-        msg += "; the agent hit its limits (--max-iterations/--max-tokens/--max-seconds)"
+        msg += ("; the agent hit its limits (--max-iterations/--max-tokens/--max-seconds); "
+                "`porter convert --resume OUT` continues from there")
     elif not config.model:
         msg += "; " + MODEL_HELP
     console.print(f"[red]{escape(msg)}[/]")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -102,3 +103,57 @@ class ScriptedModel:
 
 
 FIX_CALL = ("replace_in_file", {"path": "src/main.hip", "old": f"{BROKEN}(&d", "new": f"{FIXED}(&d"})
+
+
+class FakeTreeEnvironment:
+    """A UnitEnvironment over a tree of .hip units and the headers they include (`#include "x.h"`, one level):
+    every line holding `BROKEN_<name>` is an error "use of undeclared identifier 'BROKEN_<name>'", in the unit or
+    in a header it includes. `interrupt_on_build`: the build of that number raises KeyboardInterrupt (Ctrl-C).
+    `test_marker`: the tests fail while a unit holds it (no tests without one)."""
+
+    MARKER = re.compile(r"\bBROKEN_\w+")
+    INCLUDE = re.compile(r'^#include "([^"]+)"', re.M)
+
+    def __init__(self, root: Path, interrupt_on_build: int | None = None, test_marker: str | None = None) -> None:
+        self.root = root
+        self.builds: list[list[str] | str | None] = []
+        self.interrupt_on_build = interrupt_on_build
+        self.test_marker = test_marker
+        self.test_runs = 0
+
+    def units(self) -> list[str]:
+        return sorted(p.relative_to(self.root).as_posix() for p in self.root.glob("*.hip"))
+
+    def unit_dependencies(self) -> dict[str, list[str]]:
+        return {u: sorted({u, *self.INCLUDE.findall((self.root / u).read_text())}) for u in self.units()}
+
+    def _compile(self, units: list[str]) -> results.BuildResult:
+        if self.interrupt_on_build is not None and len(self.builds) == self.interrupt_on_build:
+            raise KeyboardInterrupt
+        deps = self.unit_dependencies()
+        diagnostics: list[results.Diagnostic] = []
+        for file in dict.fromkeys(f for u in units for f in deps.get(u, [u])):
+            path = self.root / file
+            for number, line in enumerate(path.read_text().splitlines() if path.is_file() else [], 1):
+                for m in self.MARKER.finditer(line):
+                    diagnostics.append(results.Diagnostic(file, number, m.start() + 1, "error",
+                                                          f"use of undeclared identifier '{m.group()}'"))
+        failed = sorted({u for u in units for d in diagnostics if d.file in deps.get(u, [u])})
+        return results.BuildResult(ok=not diagnostics, diagnostics=diagnostics, command="fake-hipcc",
+                                   units=list(units), failed_units=failed)
+
+    def build(self, path: str | None = None) -> results.BuildResult:
+        self.builds.append(path)
+        return self._compile([path] if path else self.units())
+
+    def build_units(self, units: list[str]) -> results.BuildResult:
+        self.builds.append(list(units))
+        return self._compile(list(units))
+
+    def run_tests(self) -> results.TestResult | None:
+        if self.test_marker is None:
+            return None
+        self.test_runs += 1
+        bad = any(self.test_marker in (self.root / u).read_text() for u in self.units())
+        return results.TestResult(ok=not bad, output="FAIL: sum 32 != 64" if bad else "ok", command="./run_tests",
+                                  returncode=1 if bad else 0)
