@@ -6,7 +6,7 @@ HIP_PACKAGES := hipcc libamdhip64-dev libhiprand-dev librocrand-dev libhipsparse
 BUILD_PACKAGES := cmake make clang-15 git
 export HIP_PLATFORM := amd
 
-.PHONY: venv hip-toolchain demo test lint goldens bench clean
+.PHONY: venv hip-toolchain rocm demo test lint goldens bench clean
 
 $(BIN)/porter: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,17 @@ hip-toolchain:
 	elif command -v sudo >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then \
 	  sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(HIP_PACKAGES) $(BUILD_PACKAGES); \
 	else echo "hipcc not installed and cannot install it here: apt-get install -y $(HIP_PACKAGES)"; fi
+
+# ROCm 6.4 (Debian sid's packages, compile-only, ~850 MB): `porter toolchain install`, kept in
+# ~/.cache/porter/toolchains/rocm-6.4 and reused when it still compiles for gfx942 and gfx950. Needs mmdebstrap.
+ROCM_TOOLCHAIN ?= 6.4
+rocm: venv
+	@if ! command -v mmdebstrap >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap; \
+	  elif command -v sudo >/dev/null 2>&1; then sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap; \
+	  else echo "mmdebstrap not installed and cannot install it here: apt-get install -y mmdebstrap"; exit 1; fi; \
+	fi
+	$(BIN)/porter toolchain install --rocm $(ROCM_TOOLCHAIN)
 
 demo: venv
 	$(BIN)/python scripts/demo.py

@@ -22,7 +22,7 @@ from rich.table import Table
 
 import porter.build
 from porter.build import accepted_arches
-from porter.tune import NvidiaUsage, agreement, nvidia_chip, nvidia_occupancy, select_toolchain
+from porter.tune import NvidiaUsage, agreement, nvidia_chip, nvidia_occupancy
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "data" / "tune" / "corpus"
@@ -40,10 +40,7 @@ def main() -> None:
     for column in ("arch", "toolchain", "convention", "kernels", "instantiations", "agree", "rate",
                    "hardware view differs", "seconds"):
         table.add_column(column)
-    toolchains = []
-    for tc in (porter.build.detect_toolchain(), select_toolchain()):
-        if tc is not None and all(tc.hipcc.resolve() != t.hipcc.resolve() for t in toolchains):
-            toolchains.append(tc)
+    toolchains = porter.build.find_toolchains()  # PORTER_HIPCC's, the system's, the installed ones
     done: set[str] = set()
     for tc in toolchains:
         accepted = accepted_arches(tc, arches)

@@ -13,14 +13,16 @@ from rich.console import Console
 from rich.markup import escape
 
 from porter import __version__
+from porter import build as build_cli
 from porter import doctor as doctor_cli
 from porter import review as review_cli
+from porter import revisions as revisions_cli
 from porter import scan as scan_cli
 from porter import tune as tune_cli
 from porter.config import ConfigError, build_config
 from porter.files import PorterInputError, ShardSpec, WriteMode, atomic_write, default_output, resolve_path
 from porter.targets import UnknownTargetError, resolve_target
-from porter.translate import LaunchSyntax, RocmVersion
+from porter.translate import LaunchSyntax
 
 app = typer.Typer(
     name="porter",
@@ -70,6 +72,7 @@ def convert(
     build_cmd: Annotated[str | None, typer.Option(help="Build with this command (run in the output root) instead of hipcc -c per file.")] = None,
     test_cmd: Annotated[str | None, typer.Option(help="Run this after a clean build; failures go to the agent.")] = None,
     offload_arch: Annotated[str | None, typer.Option(help="Override the --offload-arch passed to hipcc.")] = None,
+    toolchain: Annotated[str | None, typer.Option(help="Build with this toolchain: an installed one's name (rocm-6.4, see `porter toolchain list`), a ROCm version, 'system', or a path to hipcc or a ROCm (default: PORTER_HIPCC, else hipcc on PATH or under ROCM_PATH).")] = None,
     model: Annotated[str | None, typer.Option(help="Model for the fix agent (or PORTER_MODEL).")] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint (or OPENAI_BASE_URL).")] = None,
     max_iterations: Annotated[int | None, typer.Option(min=1, help="Model turns at most.")] = None,
@@ -123,13 +126,17 @@ def convert(
         config = build_config(
             project, target=target, rocm=rocm, launch_syntax=launch_syntax, build=False if no_build or not mode.writes else None,
             full_parse=True if full_parse else None, jobs=jobs or None,
-            build_cmd=build_cmd, test_cmd=test_cmd, offload_arch=offload_arch, model=model, base_url=base_url,
+            build_cmd=build_cmd, test_cmd=test_cmd, offload_arch=offload_arch, toolchain=toolchain, model=model,
+            base_url=base_url,
             max_iterations=max_iterations, max_tokens=max_tokens, max_seconds=max_seconds,
             task_iterations=task_iterations, use_cache=False if no_cache else None, report_path=report,
         )
         resolve_target(config.target)
-        if config.rocm is None:
-            config = _with_detected_rocm(config)
+        chosen_toolchain = _selected_toolchain(config)
+        if config.rocm is None and chosen_toolchain is not None and chosen_toolchain.rocm is not None:
+            from dataclasses import replace
+
+            config = replace(config, rocm=chosen_toolchain.rocm)
         request = ConvertRequest(path, output, mode, config, rename=rename, jobs=jobs,
                                  report_path=resolve_path(report) if report else None, strict=strict,
                                  default_output=not chosen, shard=share)
@@ -168,17 +175,15 @@ def _resume(output: Path, report: Path | None, **options: object) -> None:
     raise typer.Exit(result.exit_code(check=False))
 
 
-def _with_detected_rocm(config):
+def _selected_toolchain(config):
+    """The toolchain `config` selects (--toolchain, [tool.porter] toolchain, PORTER_HIPCC, else the system's):
+    its ROCm is what porter ports for unless --rocm says otherwise. A toolchain that names nothing is a usage error
+    (ToolchainError is a ValueError)."""
     try:
-        from porter.build import detect_rocm_version
+        from porter.build import resolve_toolchain
     except ImportError:
-        return config
-    detected = detect_rocm_version()
-    if detected is None:
-        return config
-    from dataclasses import replace
-
-    return replace(config, rocm=detected if isinstance(detected, RocmVersion) else RocmVersion.parse(str(detected)))
+        return None
+    return resolve_toolchain(config.toolchain, origin="--toolchain" if config.toolchain else "PORTER_HIPCC")
 
 
 report_app = typer.Typer(help="Work with the reports `porter convert` writes.", no_args_is_help=True)
@@ -227,9 +232,11 @@ def report_merge(
 app.command("scan")(scan_cli.scan)
 app.command("check")(scan_cli.check)
 app.command("review")(review_cli.review)
+app.command("sync")(revisions_cli.sync)
 app.command("doctor")(doctor_cli.doctor)
 app.command("targets")(doctor_cli.targets)
 app.command("tune")(tune_cli.tune)
+app.add_typer(build_cli.toolchain_app, name="toolchain")
 
 
 def main() -> None:

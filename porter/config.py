@@ -25,6 +25,7 @@ class PortConfig:
     build_cmd: str | None = None  # user's own build command, run in the output root
     test_cmd: str | None = None  # run after a clean build
     offload_arch: str | None = None  # override the arch passed to hipcc
+    toolchain: str | None = None  # installed toolchain name, ROCm version, 'system' or hipcc path (else PORTER_HIPCC)
     jobs: int = 0  # parallel workers: translation processes and hipcc jobs (0: all cores)
     # agent (issue 3)
     model: str | None = None

@@ -7,6 +7,7 @@ translation itself (porter.translate) is pure.
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import json
 import os
@@ -378,12 +379,43 @@ def _write_manifest(request: ConvertRequest, output_root: Path, done: list[_Done
         if in_place and status != "translated":
             original = src_root / r.path
         files.append({"output": r.output, "source": r.path, "original": str(original), "status": status})
-    manifest = {"porter_version": __version__, "source_root": str(src_root), "output_root": str(output_root.resolve()),
-                "in_place": in_place, "files": files}
+    manifest = {"porter_version": __version__, "mapping_version": mapping_version(), "source_root": str(src_root),
+                "output_root": str(output_root.resolve()), "in_place": in_place,
+                "source_revision": _source_revision(request.source), "options": conversion_options(request),
+                "files": files}
     path = output_root / STATE_DIR / "manifest.json"
     if request.source.is_file():
         files += _other_ported_files(path, manifest, {f["output"] for f in files})
     atomic_write(path, json.dumps(manifest, indent=2).encode() + b"\n")
+
+
+def conversion_options(request: ConvertRequest) -> dict:
+    """What shapes the translation besides the sources: recorded so `porter sync` can convert again the same way."""
+    config = request.config
+    return {"target": config.target, "rocm": str(config.rocm) if config.rocm else None,
+            "launch_syntax": str(config.launch_syntax.value), "rename": request.rename, "full_parse": config.full_parse}
+
+
+@functools.cache
+def mapping_version() -> str:
+    """A digest of the data the translation applies (porter/data: API maps, headers, rewrites, build files, hazards)
+    and the shims it copies: two ports with the same porter version and mapping version translate alike."""
+    from porter.fix import SHIMS_DIR
+
+    digest = hashlib.blake2b(digest_size=8)
+    data = Path(__file__).parent / "data"
+    for folder in (data, Path(SHIMS_DIR)):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _source_revision(source: Path) -> dict | None:
+    """The git commit the input came from (a work tree's HEAD, and whether files under it were uncommitted)."""
+    from porter.revisions import source_revision
+
+    revision = source_revision(source)
+    return revision.as_dict() if revision is not None else None
 
 
 def _other_ported_files(path: Path, manifest: dict, outputs: set[str]) -> list[dict]:
@@ -438,7 +470,7 @@ def _tuning(output_root: Path, config: PortConfig, written: list[Path], report: 
     root = output_root.resolve()
     files = [f for f in written if share is None or
              (f.resolve().is_relative_to(root) and share(f.resolve().relative_to(root).as_posix()))]
-    facts = port_facts(output_root, config.target, files=files)
+    facts = port_facts(output_root, config.target, files=files, toolchain=config.toolchain)
     report.tuning = facts.sites
     if facts.warning:
         report.warnings.append(facts.warning)

@@ -8,9 +8,19 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from porter.build import COMMON_ARCHES, accepted_arches, choose_compile_arch, detect_toolchain
+from porter.build import (
+    COMMON_ARCHES,
+    Toolchain,
+    ToolchainError,
+    absent_for,
+    accepted_arches,
+    choose_compile_arch,
+    find_toolchains,
+    resolve_toolchain,
+)
 from porter.config import ConfigError, build_config
 from porter.targets import DEFAULT_TARGET, UnknownTargetError, all_targets, resolve_target
 
@@ -29,42 +39,62 @@ def _check_model(config) -> tuple[bool | None, str]:
     return check_endpoint(config)
 
 
+def _show_toolchain(out: Console, toolchain: Toolchain, selected: bool) -> list[str]:
+    """Print one toolchain's versions and accepted arches; returns the arches it accepts."""
+    mark = "[green]✓[/]" if selected else "[dim]·[/]"
+    chosen = " [bold](selected)[/]" if selected else ""
+    out.print(f"{mark} hipcc: {escape(str(toolchain.hipcc))}{chosen}")
+    out.print(f"  toolchain: {toolchain.name} ({toolchain.origin}); HIP version: {toolchain.hip_version or 'unknown'}; "
+              f"ROCm: {toolchain.rocm or 'unknown'}")
+    arches = accepted_arches(toolchain, list(dict.fromkeys([*COMMON_ARCHES, *all_targets()])))
+    yes = [a for a, ok in arches.items() if ok]
+    no = [a for a, ok in arches.items() if not ok]
+    out.print(f"  --offload-arch accepted: {', '.join(yes) or 'none'}")
+    if no:
+        out.print(f"  not accepted: {', '.join(no)}")
+    for lib, why in sorted(absent_for(toolchain).items()):
+        out.print(f"  [yellow]absent:[/] {lib}: {escape(why)}")
+    return yes
+
+
 def doctor(
     model: Annotated[str | None, typer.Option(help="Model name to check (else [tool.porter] / PORTER_MODEL).")] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint (else OPENAI_BASE_URL).")] = None,
     target: Annotated[str, typer.Option(help="Target whose compile arch to check.")] = DEFAULT_TARGET,
+    toolchain: Annotated[str | None, typer.Option(help="Toolchain to check as the selected one (name, ROCm version, 'system' or hipcc path; else [tool.porter] toolchain, PORTER_HIPCC, the system's).")] = None,
 ) -> None:
-    """Check the HIP toolchain (hipcc, versions, accepted --offload-arch values) and the model endpoint."""
+    """Check the HIP toolchains (every one porter finds: versions, accepted --offload-arch values; the selected one
+    is what `porter convert` builds with) and the model endpoint."""
     out = _console(stderr=True)
     problems = 0
-    toolchain = detect_toolchain()
-    if toolchain is None:
+    try:
+        config = build_config(Path.cwd(), model=model, base_url=base_url, toolchain=toolchain)
+        selected = resolve_toolchain(config.toolchain)
+    except (ConfigError, ToolchainError) as exc:
+        out.print(f"[red]✗[/] {exc}")
+        raise typer.Exit(2) from None
+    try:
+        profile = resolve_target(target)
+    except UnknownTargetError as exc:
+        out.print(f"[red]✗[/] {exc}")
+        raise typer.Exit(2) from None
+    others = [t for t in find_toolchains() if selected is None or t.hipcc.resolve() != selected.hipcc.resolve()]
+    if selected is None:
         out.print("[red]✗[/] hipcc: not found (PATH, $ROCM_PATH/bin, /opt/rocm/bin): porter can translate "
-                  "but not build")
+                  "but not build; `porter toolchain install` provisions ROCm 6.4")
         problems += 1
     else:
-        out.print(f"[green]✓[/] hipcc: {toolchain.hipcc}")
-        out.print(f"  HIP version: {toolchain.hip_version or 'unknown'}; ROCm: {toolchain.rocm or 'unknown'}")
-        arches = accepted_arches(toolchain, list(dict.fromkeys([*COMMON_ARCHES, *all_targets()])))
-        yes = [a for a, ok in arches.items() if ok]
-        no = [a for a, ok in arches.items() if not ok]
-        out.print(f"  --offload-arch accepted: {', '.join(yes) or 'none'}")
-        if no:
-            out.print(f"  not accepted: {', '.join(no)}")
-        try:
-            choice = choose_compile_arch(toolchain, resolve_target(target).arch)
-        except UnknownTargetError as exc:
-            out.print(f"[red]✗[/] {exc}")
-            raise typer.Exit(2) from None
+        yes = _show_toolchain(out, selected, selected=True)
+        choice = choose_compile_arch(selected, profile.arch)
         if choice.note:
             out.print(f"  [yellow]note:[/] {choice.note}")
         if not yes:
             problems += 1
-    try:
-        config = build_config(Path.cwd(), model=model, base_url=base_url)
-    except ConfigError as exc:
-        out.print(f"[red]✗[/] config: {exc}")
-        raise typer.Exit(2) from None
+    for other in others:
+        _show_toolchain(out, other, selected=False)
+    if others:
+        out.print(f"  [dim]{len(others) + (selected is not None)} toolchains found; pick one with --toolchain NAME|PATH, "
+                  "PORTER_HIPCC or \\[tool.porter] toolchain[/]")
     ok, message = _check_model(config)
     mark = "[green]✓[/]" if ok else ("[yellow]-[/]" if ok is None else "[red]✗[/]")
     out.print(f"{mark} model: {message}")

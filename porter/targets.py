@@ -33,6 +33,7 @@ class TargetProfile:
     fp8_format: str  # "fnuz", "ocp" or "none"
     l2_mib: float
     infinity_cache_mib: float
+    image_support: bool = True  # texture/surface (image) instructions; false: HIP marks the texture API unavailable
     derived: bool = False
     notes: str = ""
     extra: dict = field(default_factory=dict, compare=False, repr=False)

@@ -1,4 +1,4 @@
-// porter shim: __syncwarp for HIP, which has no such function.
+// porter shim: __syncwarp for HIP before 7.0 (HIP 7.0 adds its own; porter leaves this shim out there).
 //
 // How this differs from CUDA: AMD wavefronts execute in lock-step, so there is no independent thread
 // scheduling to reconverge. __syncwarp(mask) becomes a wavefront-scope memory fence plus a wave barrier

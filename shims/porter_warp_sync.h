@@ -1,25 +1,38 @@
-// porter shim: CUDA warp-synchronous intrinsics for HIP before ROCm 6.2.
+// porter shim: CUDA warp-synchronous intrinsics for HIP: HIP's own where it has them, else porter's.
 //
 // Provides __shfl_sync, __shfl_up_sync, __shfl_down_sync, __shfl_xor_sync, __ballot_sync, __any_sync,
-// __all_sync and __activemask on top of HIP's mask-less __shfl*/__ballot/__any/__all.
+// __all_sync and __activemask. porter includes this header BEFORE the file's first HIP include, because:
+// - ROCm 6.2 to 6.4 ship these builtins but declare them only when HIP_ENABLE_WARP_SYNC_BUILTINS is defined before
+//   the first HIP header (hip/amd_detail/amd_warp_sync_functions.h, amd_warp_functions.h for __activemask). This
+//   header defines it when no HIP header came first, so HIP's own builtins are used.
+// - ROCm 7.0 and newer declare them by default (HIP_DISABLE_WARP_SYNC_BUILTINS turns them off).
+// - Before ROCm 6.2, or where a HIP header was included before this one on 6.2-6.4 (too late to enable HIP's),
+//   porter's versions below stand in, on top of HIP's mask-less __shfl*/__ballot/__any/__all.
 //
 // How this differs from CUDA:
-// - An AMD wavefront has 64 lanes on CDNA (gfx9), 32 on RDNA by default. Masks here are 64-bit.
-// - The mask is NOT used to synchronise or to select participating lanes: AMD wavefronts execute in
-//   lock-step, so the shuffles read from whichever lanes are active. Code that relies on a partial mask
-//   to exclude lanes (divergent shuffles) must be reviewed by hand.
-// - A 32-bit mask of all ones (CUDA's FULL_MASK 0xffffffff) means "the whole wavefront" here, so
-//   __ballot_sync(0xffffffff, p) returns all 64 lanes' bits. Any other mask is zero-extended and ANDed into
-//   the __ballot_sync result only.
+// - An AMD wavefront has 64 lanes on CDNA (gfx9), 32 on RDNA by default. Masks are 64-bit.
+// - HIP's builtins (6.2+) static_assert a 64-bit integer mask: a 32-bit CUDA mask (0xffffffff, `unsigned mask`)
+//   does not compile; porter rewrites full-warp literals to 0xffffffffffffffffull and its warp-mask-64bit rule
+//   casts the others. HIP's builtins honour the mask (the lanes named must all call with the same mask).
+// - porter's stand-ins do NOT use the mask to synchronise or to select lanes: AMD wavefronts execute in
+//   lock-step, so the shuffles read from whichever lanes are active. Code that relies on a partial mask to
+//   exclude lanes (divergent shuffles) must be reviewed by hand. A 32-bit mask of all ones (CUDA's FULL_MASK)
+//   means "the whole wavefront", so __ballot_sync(0xffffffff, p) returns all 64 lanes' bits; any other mask is
+//   zero-extended and ANDed into the __ballot_sync result only. __any_sync/__all_sync ignore the mask.
 // - __ballot_sync and __activemask return 64 bits: storing the result in a 32-bit unsigned drops lanes 32-63.
-// - __any_sync/__all_sync ignore the mask (they vote over the active lanes).
-// ROCm 6.2 and newer ship these builtins (with a 64-bit-mask static_assert); this header is then empty.
 #ifndef PORTER_WARP_SYNC_H
 #define PORTER_WARP_SYNC_H
 
+// amd_warp_functions.h's guard: once it is defined, HIP has already decided whether to declare the builtins
+#if !defined(HIP_ENABLE_WARP_SYNC_BUILTINS) && !defined(HIP_INCLUDE_HIP_AMD_DETAIL_WARP_FUNCTIONS_H)
+#define HIP_ENABLE_WARP_SYNC_BUILTINS 1
+#endif
+
 #include <hip/hip_runtime.h>
 
-#if !defined(HIP_VERSION) || HIP_VERSION < 60200000
+#if !defined(HIP_VERSION) || HIP_VERSION < 60200000 || \
+    (HIP_VERSION < 70000000 && !defined(HIP_ENABLE_WARP_SYNC_BUILTINS)) || \
+    (HIP_VERSION >= 70000000 && defined(HIP_DISABLE_WARP_SYNC_BUILTINS))
 
 template <typename MaskT>
 __device__ inline unsigned long long porter_widen_mask(MaskT mask) {
@@ -71,5 +84,6 @@ __device__ inline int __all_sync(MaskT mask, int predicate) {
 
 __device__ inline unsigned long long __activemask() { return __ballot(1); }
 
-#endif  // HIP_VERSION < 6.2
+#define PORTER_WARP_SYNC_STAND_INS 1  // porter's versions are in use (tests and reviewers can tell)
+#endif  // no HIP warp-sync builtins
 #endif  // PORTER_WARP_SYNC_H

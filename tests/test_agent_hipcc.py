@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -31,30 +29,20 @@ int main() {
 """
 
 
-def _hipcc() -> Path:
-    found = shutil.which("hipcc")
-    if found is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("hipcc not found (required in CI)")
-        pytest.skip("hipcc not found")
-    return Path(found)
-
-
-def test_agent_repairs_a_real_hipcc_error(tmp_path: Path) -> None:
+def test_agent_repairs_a_real_hipcc_error(hip_toolchain, tmp_path: Path) -> None:
     from porter.build.environment import HipccEnvironment
-    from porter.build.toolchain import Toolchain, hip_version
 
-    hipcc = _hipcc()
     root = tmp_path / "out"
     root.mkdir()
     (root / "scale.hip").write_text(KERNEL)
-    env = HipccEnvironment(root, Toolchain(hipcc, hip_version(hipcc), None), arch="gfx90a", jobs=1)
+    env = HipccEnvironment(root, hip_toolchain.toolchain, arch=hip_toolchain.arch, jobs=1,
+                           extra_flags=hip_toolchain.extra_arch_flags())
     initial = env.build()
     assert not initial.ok
     assert any("cudaMalloc" in d.message for d in initial.errors), initial.output
 
-    task = AgentTask(errors=initial.errors, target=resolve_target("gfx942"), compile_arch="gfx90a",
-                     hip_version=hip_version(hipcc))
+    task = AgentTask(errors=initial.errors, target=resolve_target("gfx942"), compile_arch=hip_toolchain.arch,
+                     hip_version=hip_toolchain.toolchain.hip_version)
     fix = {"path": "scale.hip", "old": "  cudaMalloc(&d,", "new": "  (void)hipMalloc(&d,"}
     script = [reply(call("replace_in_file", fix)), reply(call("finish", {"summary": "cudaMalloc -> hipMalloc"}))]
     with FakeOpenAIServer(script) as server:

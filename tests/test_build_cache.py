@@ -78,3 +78,21 @@ def test_a_second_convert_of_an_unchanged_tree_compiles_nothing(tmp_path: Path, 
     err = second.stderr.decode()
     assert second.returncode == 0, err
     assert "3 translation unit(s), 3 ok (0 compiled, 3 unchanged since the last build)" in err
+
+
+@pytest.mark.hipcc
+def test_which_units_read_a_file_without_compiling_them(tmp_path: Path, toolchain) -> None:
+    root = _tree(tmp_path / "t")
+    deps = _env(root, toolchain).scan_dependencies()  # hipcc -M -MG: nothing compiled
+    assert sorted(deps) == ["a.hip", "b.hip", "c.hip"] and "include/shared.h" in deps["a.hip"]
+    cache = BuildCache.for_tree(root)
+    assert cache.units_reading(["include/shared.h"]) == ["a.hip", "b.hip"]
+    assert cache.units_reading(["include/other.h", "a.hip"]) == ["a.hip", "c.hip"]
+    assert cache.units_reading(["nothing.h"]) == []
+    built = _env(root, toolchain).build()
+    assert built.ok and built.cached_units == []  # a dependency-only entry is never taken for a compile result
+    assert _env(root, toolchain).scan_dependencies() == deps  # now from the compile's entries: no hipcc run
+    (root / "c.hip").write_text('#include <hip/hip_runtime.h>\n#include "include/shared.h"\n'
+                                "__global__ void k(float* p) { p[0] = twice(p[1]); }\n")
+    assert _env(root, toolchain).scan_dependencies()["c.hip"] == ["c.hip", "include/shared.h"]
+    assert BuildCache.for_tree(root).units_reading(["include/shared.h"]) == ["a.hip", "b.hip", "c.hip"]

@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
 
 from porter.build.environment import HipccEnvironment
-from porter.build.toolchain import Toolchain, hip_version
-
-
-def _toolchain() -> Toolchain:
-    found = shutil.which("hipcc")
-    if found is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("hipcc not found (required in CI)")
-        pytest.skip("hipcc not found")
-    return Toolchain(Path(found), hip_version(Path(found)), None)
 
 
 @pytest.mark.hipcc
-def test_build_tree_with_header_dir_and_cmake_define(tmp_path: Path) -> None:
+def test_build_tree_with_header_dir_and_cmake_define(hip_toolchain, tmp_path: Path) -> None:
     (tmp_path / "include").mkdir()
     (tmp_path / "src").mkdir()
     (tmp_path / "include" / "util.h").write_text("#pragma once\n#define SCALE_BY FACTOR\n")
@@ -32,7 +20,8 @@ def test_build_tree_with_header_dir_and_cmake_define(tmp_path: Path) -> None:
     (tmp_path / "src" / "bad.cu").write_text(
         '#include <hip/hip_runtime.h>\n#include "util.h"\n__global__ void k2(int* p) { p[0] = missing_name; }\n')
     before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
-    env = HipccEnvironment(tmp_path, _toolchain(), arch="gfx90a", jobs=2)
+    env = HipccEnvironment(tmp_path, hip_toolchain.toolchain, arch=hip_toolchain.arch, jobs=2,
+                           extra_flags=hip_toolchain.extra_arch_flags())
     result = env.build()
     assert not result.ok
     assert [(d.file, d.line, d.message) for d in result.errors] == [

@@ -3,23 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from pathlib import Path
 
 import pytest
 
 from porter.build import toolchain as tc
 from porter.translate.options import RocmVersion
-
-
-def _toolchain() -> tc.Toolchain:
-    found = shutil.which("hipcc")
-    if found is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("hipcc not found (required in CI)")
-        pytest.skip("hipcc not found")
-    return tc.detect_toolchain()
 
 
 def test_hip_env_pins_amd_platform() -> None:
@@ -30,7 +19,7 @@ def test_rocm_version_from_info_file(tmp_path: Path, monkeypatch: pytest.MonkeyP
     (tmp_path / ".info").mkdir()
     (tmp_path / ".info" / "version").write_text("6.4.1-120\n")
     monkeypatch.setenv("ROCM_PATH", str(tmp_path))
-    assert tc._rocm_from_info(None) == RocmVersion(6, 4)
+    assert tc._rocm_from_info(tc._system_roots(None)) == RocmVersion(6, 4)
 
 
 def test_no_hipcc(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -57,10 +46,13 @@ def test_arch_cache_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
 
 
 @pytest.mark.hipcc
-def test_real_hipcc(tmp_path: Path) -> None:
-    chain = _toolchain()
+def test_real_hipcc(hip_toolchain, tmp_path: Path) -> None:
+    chain = hip_toolchain.toolchain
     assert chain.hip_version and chain.hip_version[0].isdigit()
-    assert chain.rocm is not None and tc.detect_rocm_version() == chain.rocm
-    arches = tc.accepted_arches(chain, ["gfx90a", "gfx9999"], tmp_path)
-    assert arches == {"gfx90a": True, "gfx9999": False}
-    assert tc.choose_compile_arch(chain, "gfx90a", tmp_path).note is None
+    assert chain.rocm is not None and str(chain.rocm) == ".".join(chain.hip_version.split(".")[:2])
+    assert tc.resolve_toolchain(str(chain.hipcc)).rocm == chain.rocm
+    probe = [*hip_toolchain.arches, "gfx9999"]
+    arches = tc.accepted_arches(chain, probe, tmp_path)
+    assert arches == {**dict.fromkeys(hip_toolchain.arches, True), "gfx9999": False}
+    assert tc.choose_compile_arch(chain, hip_toolchain.arch, tmp_path).note is None
+    assert (chain.include_dir / "hip" / "hip_runtime.h").is_file()

@@ -39,22 +39,14 @@ int main() {
 SECRET = "sk-test-never-written-anywhere"
 
 
-def _require_hipcc() -> None:
-    if shutil.which("hipcc") is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("hipcc not found (required in CI)")
-        pytest.skip("hipcc not found")
-
-
-def _convert(src: Path, out: Path, server: FakeOpenAIServer, *extra: str) -> subprocess.CompletedProcess:
+def _convert(src: Path, out: Path, server: FakeOpenAIServer, toolchain, *extra: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "NO_COLOR": "1", "OPENAI_API_KEY": SECRET, "HIP_PLATFORM": "amd"}
-    cmd = [sys.executable, "-m", "porter", "convert", str(src), "-o", str(out), "--target", "gfx90a",
-           "--model", MODEL, "--base-url", server.base_url, *extra]
+    cmd = [sys.executable, "-m", "porter", "convert", str(src), "-o", str(out), "--target", toolchain.arch,
+           "--toolchain", toolchain.hipcc, "--model", MODEL, "--base-url", server.base_url, *extra]
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
 
 
-def test_agent_replaces_inline_ptx_and_the_port_builds(tmp_path: Path) -> None:
-    _require_hipcc()
+def test_agent_replaces_inline_ptx_and_the_port_builds(hip_toolchain, tmp_path: Path) -> None:
     src = tmp_path / "proj"
     src.mkdir()
     (src / "lanes.cu").write_text(SOURCE)
@@ -65,7 +57,7 @@ def test_agent_replaces_inline_ptx_and_the_port_builds(tmp_path: Path) -> None:
               reply(call("replace_in_file", fix)),
               reply(call("finish", {"summary": "inline PTX laneid -> __lane_id()"}))]
     with FakeOpenAIServer(script) as server:
-        proc = _convert(src, out, server)
+        proc = _convert(src, out, server, hip_toolchain)
         requests = len(server.completions)
     assert proc.returncode == 0, proc.stderr
     assert "__lane_id()" in (out / "lanes.cu").read_text() and "asm" not in (out / "lanes.cu").read_text()
@@ -73,6 +65,8 @@ def test_agent_replaces_inline_ptx_and_the_port_builds(tmp_path: Path) -> None:
     report = json.loads((out / ".porter" / "report.json").read_text())
     agent = report["fix_loop"]["agent"]
     assert report["fix_loop"]["ok"] is True and agent["status"] == "fixed"
+    assert report["fix_loop"]["build"]["toolchain"] == hip_toolchain.hipcc
+    assert report["fix_loop"]["build"]["arch"] == hip_toolchain.arch
     [task] = agent["tasks"]
     assert (task["title"], task["status"], task["agent_status"], task["turns"]) == ("unit lanes.cu", "fixed", "submitted", 3)
     transcript = Path(task["transcript"])
@@ -85,21 +79,20 @@ def test_agent_replaces_inline_ptx_and_the_port_builds(tmp_path: Path) -> None:
     out2 = tmp_path / "out2"
     shutil.copytree(out / ".porter" / "cache", out2 / ".porter" / "cache")
     with FakeOpenAIServer([]) as server:
-        proc = _convert(src, out2, server)
+        proc = _convert(src, out2, server, hip_toolchain)
         assert server.completions == []
     assert proc.returncode == 0, proc.stderr
     assert (out2 / "lanes.cu").read_text() == (out / "lanes.cu").read_text()
 
 
-def test_without_a_fix_the_limit_stops_the_run_and_keeps_the_output(tmp_path: Path) -> None:
-    _require_hipcc()
+def test_without_a_fix_the_limit_stops_the_run_and_keeps_the_output(hip_toolchain, tmp_path: Path) -> None:
     src = tmp_path / "proj"
     src.mkdir()
     (src / "lanes.cu").write_text(SOURCE)
     out = tmp_path / "out"
     idle = reply(call("read_file", {"path": "lanes.cu"}))
     with FakeOpenAIServer([], default=idle) as server:
-        proc = _convert(src, out, server, "--max-iterations", "2")
+        proc = _convert(src, out, server, hip_toolchain, "--max-iterations", "2")
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
     report = json.loads((out / ".porter" / "report.json").read_text())

@@ -1,6 +1,8 @@
 """Validate the CUDA->HIP mapping data (porter/data/apis/*.toml, porter/data/headers.toml).
 
-Loaded with tomllib directly so the checks do not depend on porter.translate.mapping.
+Loaded with tomllib directly so the checks do not depend on porter.translate.mapping. The checks against real
+headers run once per header set: Debian 12's /usr/include (HIP 5.2, hipRAND, hipSPARSE) and each installed
+toolchain's root (ROCm 6.4: adds hipBLAS, hipBLASLt, hipFFT, hipSOLVER, hipCUB; rocWMMA is not packaged).
 """
 
 from __future__ import annotations
@@ -8,16 +10,49 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import pytest
+from support.toolchains import detected_toolchains
 
 ROOT = Path(__file__).resolve().parent.parent
 APIS = ROOT / "porter" / "data" / "apis"
 HEADERS = ROOT / "porter" / "data" / "headers.toml"
 INCLUDE = Path("/usr/include")
 INSTALLED_HIP = (5, 2)  # the Debian ROCm these checks run against
+
+
+@dataclass(frozen=True)
+class HeaderSet:
+    """The headers one toolchain compiles against: its include dir, the compiler's own (clang's HIP math
+    headers) and the ROCm version they belong to."""
+
+    id: str
+    include: Path
+    compiler_includes: tuple[Path, ...]
+    version: tuple[int, int]
+
+
+def _clang_includes(lib: Path) -> tuple[Path, ...]:
+    return tuple(sorted(d for d in lib.glob("llvm-*/lib/clang/*/include") if (d / "__clang_hip_math.h").is_file()))
+
+
+@cache
+def header_sets() -> tuple[HeaderSet, ...]:
+    sets = [HeaderSet("system-5.2", INCLUDE, _clang_includes(Path("/usr/lib")), INSTALLED_HIP)]
+    for t in detected_toolchains():
+        root = t.toolchain.root
+        if root is not None and t.rocm is not None:
+            sets.append(HeaderSet(t.id, t.toolchain.include_dir, _clang_includes(root / "usr" / "lib"),
+                                  (t.rocm.major, t.rocm.minor)))
+    return tuple(sets)
+
+
+@pytest.fixture(params=header_sets(), ids=lambda h: h.id)
+def headers(request: pytest.FixtureRequest) -> HeaderSet:
+    return request.param
 
 FAMILIES = {
     "runtime",
@@ -60,12 +95,16 @@ def _load(path: Path) -> dict:
 
 @cache
 def _all_entries() -> dict[str, list[tuple[str, str, dict]]]:
-    """family -> [(cuda_name, file name, entry)]"""
+    """family -> [(cuda_name, file name, entry)]: the map porter uses, _curated.toml's entries winning as at run time
+    (porter/translate/mapping.py)."""
+    curated = {name: e for name, e in _load(APIS / "_curated.toml").get("map", {}).items()}
     out: dict[str, list[tuple[str, str, dict]]] = {}
     for path in _family_files():
         data = _load(path)
         fam = data["meta"]["family"]
-        out.setdefault(fam, []).extend((k, path.name, v) for k, v in data["map"].items())
+        out.setdefault(fam, []).extend((k, path.name, v) for k, v in data["map"].items() if k not in curated)
+    for name, e in curated.items():
+        out.setdefault(e["family"], []).append((name, "_curated.toml", {k: v for k, v in e.items() if k != "family"}))
     return out
 
 
@@ -74,20 +113,20 @@ def _since(entry: dict) -> tuple[int, int] | None:
     return tuple(int(x) for x in s.split(".")) if s else None  # type: ignore[return-value]
 
 
-def _require_headers(sub: str) -> Path:
-    root = INCLUDE / sub
+def _require_headers(sub: str, headers: HeaderSet | None = None, optional: bool = False) -> Path:
+    root = (headers.include if headers else INCLUDE) / sub
     if not root.is_dir():
-        if os.environ.get("CI") == "true":
+        if os.environ.get("CI") == "true" and not optional:
             pytest.fail(f"{root} is missing on CI")
         pytest.skip(f"{root} not installed; cannot check mappings against real headers")
     return root
 
 
 @cache
-def _identifiers(*subs: str) -> frozenset[str]:
+def _identifiers(*subs: str, include: Path = INCLUDE, extra: tuple[Path, ...] = ()) -> frozenset[str]:
     ids: set[str] = set()
-    for sub in subs:
-        for path in (INCLUDE / sub).rglob("*"):
+    for root in [include / sub for sub in subs] + list(extra):
+        for path in root.rglob("*"):
             # nvidia_detail / nvcc_detail map HIP onto CUDA: not evidence that AMD HIP has a name.
             if path.suffix in (".h", ".hpp") and not {"nvidia_detail", "nvcc_detail"} & set(path.parts):
                 ids.update(re.findall(r"[A-Za-z_]\w*", path.read_text(encoding="utf-8", errors="replace")))
@@ -200,14 +239,15 @@ def test_known_unsupported(cuda: str) -> None:
     assert found and "unsupported" in found[0]
 
 
-def _missing(families: tuple[str, ...], ids: frozenset[str], only_dated: bool) -> list[str]:
+def _missing(families: tuple[str, ...], ids: frozenset[str], only_dated: bool,
+             version: tuple[int, int] = INSTALLED_HIP, skip: tuple[str, ...] = ()) -> list[str]:
     missing = []
     for fam in families:
         for name, _fname, e in _all_entries()[fam]:
             since = _since(e)
-            if "hip" not in e or (only_dated and (since is None or since > INSTALLED_HIP)):
+            if "hip" not in e or (only_dated and (since is None or since > version)) or name.startswith(skip or "\0"):
                 continue
-            if since is not None and since > INSTALLED_HIP:
+            if since is not None and since > version:
                 continue
             hip = e["hip"].rsplit("::", 1)[-1]
             if hip not in ids:
@@ -215,11 +255,89 @@ def _missing(families: tuple[str, ...], ids: frozenset[str], only_dated: bool) -
     return missing
 
 
-def test_dated_runtime_driver_device_nvrtc_entries_exist_in_installed_hip() -> None:
-    _require_headers("hip")
-    ids = _identifiers("hip")
-    missing = _missing(("runtime", "driver", "device", "fp16", "texture", "profiler", "nvrtc"), ids, only_dated=True)
-    assert not missing, f"{len(missing)} HIP names missing from /usr/include/hip:\n" + "\n".join(missing[:60])
+def test_dated_runtime_driver_device_nvrtc_entries_exist_in_installed_hip(headers: HeaderSet) -> None:
+    _require_headers("hip", headers)
+    # HIP's device math lives in clang's own HIP headers from ROCm 6 on (__clang_hip_math.h)
+    ids = _identifiers("hip", include=headers.include, extra=headers.compiler_includes)
+    missing = _missing(("runtime", "driver", "device", "fp16", "fp8", "texture", "profiler", "nvrtc"), ids,
+                       only_dated=True, version=headers.version)
+    assert not missing, f"{len(missing)} HIP names missing from {headers.include}/hip:\n" + "\n".join(missing[:60])
+
+
+# family -> (include subdirectories, CUDA-name prefixes of a library the toolchain does not have, why)
+LIBRARY_HEADERS = {
+    "cublas": (("hipblas", "hipblas-common"), (), ""),
+    "cublaslt": (("hipblaslt", "hipblas-common"), (), ""),
+    "cufft": (("hipfft",), (), ""),
+    "cusolver": (("hipsolver",), (), ""),
+    "cusparse": (("hipsparse",), ("cusparseLt", "CUSPARSELT", "CUSPARSE_COMPUTE_", "cusparseComputeType"),
+                 "hipSPARSELt is not installed"),
+    "curand": (("hiprand", "rocrand"), (), ""),
+}
+
+
+@pytest.mark.parametrize("family", sorted(LIBRARY_HEADERS))
+def test_every_library_mapping_exists_in_installed_headers(family: str, headers: HeaderSet) -> None:
+    """Every mapped name of a library the header set has (dated no later than its ROCm, or undated) is declared
+    there; on ROCm 5.2 only hipRAND and hipSPARSE are installed, on 6.4 all six."""
+    subs, skip, _why = LIBRARY_HEADERS[family]
+    _require_headers(subs[0], headers, optional=headers.version < (6, 4))
+    ids = _identifiers(*subs, include=headers.include)
+    missing = _missing((family,), ids, only_dated=False, version=headers.version, skip=skip)
+    if family == "cusparse" and headers.version < (6, 4):
+        # hipSPARSE 5.2 predates a few generic-API additions (sampled in the test below)
+        return
+    assert not missing, f"{len(missing)} {family} names missing from {headers.include}:\n" + "\n".join(missing[:60])
+
+
+def test_cub_names_exist_in_hipcub(headers: HeaderSet) -> None:
+    _require_headers("hipcub", headers, optional=headers.version < (6, 4))
+    ids = _identifiers("hipcub", include=headers.include)
+    missing = [f"{n} -> {e['hip']}" for n, _f, e in _all_entries()["cub"]
+               if "hip" in e and e["hip"].rsplit("::", 1)[-1] not in ids]
+    assert not missing, "\n".join(missing)
+
+
+def test_rocwmma_is_reported_absent_where_it_is(headers: HeaderSet) -> None:
+    """Debian sid packages no rocWMMA: the toolchain says so (never a fake header)."""
+    from porter.build import toolchain_specs
+
+    if headers.version < (6, 4):
+        pytest.skip("ROCm 5.2 predates the libraries this checks")
+    if (headers.include / "rocwmma").is_dir():
+        pytest.skip("rocWMMA is installed here")
+    assert "rocwmma" in toolchain_specs()[f"{headers.version[0]}.{headers.version[1]}"].absent
+
+
+GENERIC_UNSUPPORTED = "no HIP equivalent (per ROCm HIPIFY tables)"
+# how CUDA spellings become HIP ones, for "is the natural HIP name declared?" (longest prefix first)
+HIP_SPELLING = [("cudaError", "hipError"), ("cublasLt", "hipblasLt"), ("CUBLASLT_", "HIPBLASLT_"), ("cublas", "hipblas"),
+                ("CUBLAS_", "HIPBLAS_"), ("cufft", "hipfft"), ("CUFFT_", "HIPFFT_"), ("cusolver", "hipsolver"),
+                ("CUSOLVER_", "HIPSOLVER_"), ("cusparse", "hipsparse"), ("CUSPARSE_", "HIPSPARSE_"),
+                ("curand", "hiprand"), ("CURAND_", "HIPRAND_"), ("nvrtc", "hiprtc"), ("NVRTC_", "HIPRTC_"),
+                ("cuda", "hip"), ("CUDA_", "HIP_"), ("cu", "hip")]
+
+
+def _natural_hip_name(cuda: str) -> str | None:
+    for prefix, hip in HIP_SPELLING:
+        if cuda.startswith(prefix):
+            return hip + cuda[len(prefix):]
+    return None
+
+
+def test_no_entry_is_called_unsupported_that_the_headers_declare(headers: HeaderSet) -> None:
+    """An entry with HIPIFY's generic "no HIP equivalent" whose natural HIP spelling the installed headers declare
+    is stale data: map it (with the ROCm version that has it) or say specifically why the HIP name is no
+    equivalent (curated, porter/data/apis/_curated.toml)."""
+    subs = ("hip", "hipblas", "hipblaslt", "hipblas-common", "hipfft", "hipsolver", "hipsparse", "hiprand", "rocrand")
+    ids = _identifiers(*subs, include=headers.include, extra=headers.compiler_includes)
+    stale = []
+    for fam, entries in _all_entries().items():
+        for name, _fname, e in entries:
+            hip = _natural_hip_name(name)
+            if e.get("unsupported") == GENERIC_UNSUPPORTED and hip is not None and hip in ids:
+                stale.append(f"{fam}:{name} ({hip} is declared in {headers.id})")
+    assert not stale, f"{len(stale)} entries:\n" + "\n".join(stale)
 
 
 def test_vector_and_cooperative_groups_exist_in_installed_hip() -> None:

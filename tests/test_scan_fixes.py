@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -12,6 +9,7 @@ import pytest
 from porter.scan import scan_source
 from porter.scan.fixes import apply_hazard_fixes
 from porter.targets import resolve_target
+from porter.translate import RocmVersion
 
 FIXES = Path(__file__).parent / "data" / "hazards" / "fixes"
 PAIRS = sorted(p.name.removesuffix(".before.hip") for p in FIXES.glob("*.before.hip"))
@@ -55,36 +53,13 @@ def test_lane_math_without_warp_context_is_left_alone() -> None:
     assert apply_hazard_fixes(source, GFX942) == (source, [])
 
 
-def _hipcc() -> str | None:
-    found = shutil.which("hipcc")
-    if found is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("hipcc is required in CI")
-        pytest.skip("hipcc not installed")
-    return found
-
-
 @pytest.mark.hipcc
-def test_fixed_timing_compiles(tmp_path: Path) -> None:
-    hipcc = _hipcc()
+def test_fixed_timing_compiles(hip_toolchain, tmp_path: Path) -> None:
     source = tmp_path / "timing.hip"
     source.write_bytes((FIXES / "timing.after.hip").read_bytes())
-    done = subprocess.run(
-        # device pass only: ROCm 5.x declares wall_clock64 for the device compile alone (newer HIP for both)
-        [
-            hipcc,
-            "--offload-arch=gfx90a",
-            "--cuda-device-only",
-            "-c",
-            str(source),
-            "-o",
-            str(tmp_path / "timing.o"),
-        ],
-        capture_output=True,
-        text=True,
-        env=os.environ | {"HIP_PLATFORM": "amd"},
-        check=False,
-    )
+    # ROCm 5.x declares wall_clock64 for the device compile alone; newer HIP for both passes
+    only_device = ("--cuda-device-only",) if hip_toolchain.rocm < RocmVersion(6, 0) else ()
+    done = hip_toolchain.compile(source, *only_device)
     assert done.returncode == 0, done.stderr
 
 

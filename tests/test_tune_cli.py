@@ -63,6 +63,7 @@ def tree(tmp_path: Path) -> Path:
     (["--format", "yaml"], "--format"),
     (["--apply", "--diff"], "cannot be combined"),
     (["--target", "gfx1100"], "no occupancy model"),
+    (["--toolchain", "/nonexistent/hipcc"], "nonexistent"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tree: Path, args: list[str], message: str) -> None:
     result = runner.invoke(app, ["tune", str(tree), "--no-nvcc", *args])
@@ -76,7 +77,7 @@ def test_missing_path(tmp_path: Path) -> None:
 
 
 def test_works_without_hipcc(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("porter.tune.cli.detect_toolchain", lambda: None)
+    monkeypatch.setattr("porter.tune.cli.resolve_toolchain", lambda spec, origin="": None)
     monkeypatch.delenv("PORTER_HIPCC", raising=False)
     result = runner.invoke(app, ["tune", str(tree), "--no-nvcc", "--format", "json", "--assume", "n=1048576"])
     assert result.exit_code == 0, result.output

@@ -2,7 +2,7 @@
 `__launch_bounds__(B)`, the model's waves per SIMD (in the compiler's convention) must equal hipcc's own
 "Occupancy [waves/SIMD]" remark, on every toolchain and arch porter finds: gfx90a with ROCm 5.2 (clang 15), gfx942
 and gfx950 with ROCm 6.4 (clang 21) where that toolchain is present (PORTER_HIPCC, or what porter toolchain
-provides). Under CI=true a missing hipcc fails; a missing 6.4 toolchain is a skip with its reason."""
+installs). Under CI=true a missing hipcc fails; a missing 6.4 toolchain is a skip with its reason."""
 
 from __future__ import annotations
 
@@ -14,21 +14,13 @@ import pytest
 import porter.build
 from porter.build import Toolchain, accepted_arches
 from porter.tune import agreement
-from porter.tune.cli import select_toolchain
 
 CORPUS = Path(__file__).parent / "data" / "tune" / "corpus"
 ARCHES = ("gfx90a", "gfx942", "gfx950")
 
 
 def _toolchains() -> list[Toolchain]:
-    found: list[Toolchain] = []
-    listed = getattr(porter.build, "detect_toolchains", None)  # the toolchain manager's list, once it exists
-    candidates = list(listed()) if callable(listed) else []
-    candidates += [porter.build.detect_toolchain(), select_toolchain()]
-    for tc in candidates:
-        if tc is not None and all(tc.hipcc.resolve() != f.hipcc.resolve() for f in found):
-            found.append(tc)
-    return found
+    return porter.build.find_toolchains()  # PORTER_HIPCC's, the system's, and the installed ones
 
 
 def _pairs() -> list[tuple[Toolchain, str]]:

@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -79,7 +80,7 @@ class BuildCache:
             entry = json.loads(self._entry_path(unit).read_text("utf-8"))
         except (OSError, ValueError):
             return None
-        if entry.get("key") != key or not isinstance(entry.get("deps"), dict):
+        if entry.get("key") != key or not isinstance(entry.get("deps"), dict) or entry.get("deps_only"):
             return None
         if not entry["ok"] and entry.get("headers") != self.headers:
             return None
@@ -89,14 +90,42 @@ class BuildCache:
 
     def store(self, unit: str, key: str, deps: list[str], ok: bool, output: str) -> None:
         """Record a result; `deps` are the paths clang reported, relative to the output root or absolute."""
+        inside = self._inside_hashes(unit, deps)
+        entry = {"key": key, "unit": unit, "ok": ok, "output": output, "deps": inside, "headers": self.headers}
+        with contextlib.suppress(OSError):  # a cache that cannot be written only costs time
+            atomic_write(self._entry_path(unit), json.dumps(entry).encode())
+
+    def store_dependencies(self, unit: str, key: str, deps: list[str]) -> None:
+        """Record what a unit reads without a compile result (from `-M -MG`); `lookup` never returns it."""
+        entry = {"key": key, "unit": unit, "deps_only": True, "deps": self._inside_hashes(unit, deps)}
+        with contextlib.suppress(OSError):
+            atomic_write(self._entry_path(unit), json.dumps(entry).encode())
+
+    def dependencies_of(self, unit: str, key: str) -> list[str] | None:
+        """The tree files `unit` reads, when recorded under `key` and none of them changed since (else None)."""
+        try:
+            entry = json.loads(self._entry_path(unit).read_text("utf-8"))
+        except (OSError, ValueError):
+            return None
+        deps = entry.get("deps")
+        if entry.get("key") != key or not isinstance(deps, dict):
+            return None
+        if any(self._hash(rel) != digest for rel, digest in deps.items()):
+            return None
+        return sorted(deps)
+
+    def units_reading(self, files: Iterable[str]) -> list[str]:
+        """The units whose recorded dependencies include any of `files` (paths relative to the tree)."""
+        wanted = set(files)
+        return sorted(unit for unit, deps in self.dependencies().items() if wanted.intersection(deps))
+
+    def _inside_hashes(self, unit: str, deps: list[str]) -> dict[str, str | None]:
         inside: dict[str, str | None] = {unit: self._hash(unit)}
         for dep in deps:
             rel = self._inside(dep)
             if rel is not None:
                 inside[rel] = self._hash(rel)
-        entry = {"key": key, "unit": unit, "ok": ok, "output": output, "deps": inside, "headers": self.headers}
-        with contextlib.suppress(OSError):  # a cache that cannot be written only costs time
-            atomic_write(self._entry_path(unit), json.dumps(entry).encode())
+        return inside
 
     def dependencies(self) -> dict[str, list[str]]:
         """Each unit with an entry (and still in the tree), and the files of the tree it read when it was last

@@ -130,6 +130,31 @@ class HipccEnvironment:
             self.progress.done(result.path, result.cached, result.ok)
         return result
 
+    def scan_dependencies(self, sources: list[Path] | None = None) -> dict[str, list[str]]:
+        """What each translation unit (of `sources`, else of the tree) reads inside the tree, without compiling:
+        from the build cache while still valid, else from a `hipcc -M -MG` run, recorded in the cache so that
+        `BuildCache.units_reading` can answer which units a change touches. Needs `cache` and a toolchain."""
+        if self.cache is None or self.toolchain is None:
+            raise RuntimeError("scan_dependencies needs a build cache and hipcc")
+        cache = self.cache
+        cache.refresh([str(p) for p in walk_files(self.root) if p.suffix.lower() in HEADER_SUFFIXES])
+        units = plan_units(self.root, sources).units
+
+        def scan(source: Path, objdir: Path) -> tuple[str, list[str]]:
+            rel = relative_path(str(source), self.root)
+            key = cache.key(rel, self.compile_command(source, Path("UNIT.o")), self._toolchain_id(), self.arch)
+            known = cache.dependencies_of(rel, key)
+            if known is None:
+                obj = objdir / (rel.replace("/", "__") + ".o")
+                deps = self._dependencies(self.compile_command(source, obj), obj.with_suffix(".d"), compiled=False)
+                cache.store_dependencies(rel, key, deps)
+                known = cache.dependencies_of(rel, key) or [rel]
+            return rel, known
+
+        with tempfile.TemporaryDirectory(prefix="porter-deps-") as tmp, \
+                ThreadPoolExecutor(max_workers=max(1, self.jobs)) as pool:
+            return dict(pool.map(lambda s: scan(s, Path(tmp)), units))
+
     def compile_files(self, sources: list[Path], *, show_progress: bool = True) -> list[FileBuild]:
         if self.cache is not None:
             self.cache.refresh([str(p) for p in walk_files(self.root) if p.suffix.lower() in HEADER_SUFFIXES])

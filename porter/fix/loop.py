@@ -22,9 +22,11 @@ from porter.build import (
     Diagnostic,
     HipccEnvironment,
     TestResult,
+    Toolchain,
     choose_compile_arch,
-    detect_toolchain,
+    limits_for,
     render_diagnostics,
+    resolve_toolchain,
     walk_files,
 )
 from porter.config import PortConfig
@@ -150,10 +152,10 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
         report["build"] = {"skipped": True, "reason": "build disabled"}
         return FixLoopOutcome(LoopStatus.SKIPPED, "build skipped (disabled)")
 
-    toolchain = detect_toolchain()
+    toolchain = resolve_toolchain(config.toolchain)
     if toolchain is None and not config.build_cmd:
         msg = ("hipcc not found (looked in PATH, $ROCM_PATH/bin, /opt/rocm/bin): build skipped; "
-               "install ROCm/HIP or pass --build-cmd")
+               "install ROCm/HIP, `porter toolchain install`, or pass --build-cmd")
         report["build"] = {"skipped": True, "reason": msg}
         console.print(f"[yellow]{escape(msg)}[/]")
         return FixLoopOutcome(LoopStatus.NO_TOOLCHAIN, msg)
@@ -184,6 +186,7 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
         return FixLoopOutcome(LoopStatus.SKIPPED, "nothing to build: no translation unit in this share")
     build_info = {
         "toolchain": str(toolchain.hipcc) if toolchain else None,
+        "toolchain_name": toolchain.name if toolchain else None,
         "hip_version": toolchain.hip_version if toolchain else None,
         "rocm": str(rocm) if rocm else None,
         "arch": arch, "requested_arch": target.arch, "arch_note": arch_note,
@@ -195,6 +198,11 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
         "units_initial": result.units_summary(),
     }
     report["build"] = build_info
+    known = _known_limits(toolchain, arch, result)
+    if known:
+        build_info["toolchain_limits"] = known
+        for reason in known:
+            console.print(f"[yellow]note:[/] {escape(reason)}")
 
     applied: list[FixApplied] = []
     rounds = 0
@@ -234,6 +242,13 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
     report["tests"] = _tests_dict(tests)
     report["remaining_errors"] = sorted((_diag_dict(d) for d in result.errors), key=_where)
     return _finish(result, tests, result.errors, limits_hit, config, console, agent_note)
+
+
+def _known_limits(toolchain: Toolchain | None, arch: str, result: BuildResult) -> list[str]:
+    """What the toolchain is known not to compile (data/toolchains.toml), where this build ran into it."""
+    if toolchain is None or result.ok:
+        return []
+    return [limit.reason for limit in limits_for(toolchain) if limit.applies(arch, result.output)]
 
 
 def _run_agent(env, config, report, result: BuildResult, tests, target, findings, toolchain, arch, out_root,

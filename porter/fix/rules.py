@@ -196,6 +196,14 @@ def _expression_end(text: str, i: int) -> int:
 
 
 def _add_shim(rule: Rule, diag: Diagnostic, m: re.Match, tree: _Tree) -> bool:
+    if forced := rule.params.get("shim"):  # the rule names the shim (an overload HIP lacks for a name it has)
+        locs = _locations(diag, tree)
+        shim = shims.all_shims()[forced]
+        if not locs or f"{shims.OUT_DIRNAME}/{shim.file}" in "".join(tree.lines(locs[0][0])) \
+                or shim.name in tree.shims[locs[0][0]]:
+            return False
+        tree.shims[locs[0][0]].add(shim.name)
+        return True
     ident, ns = m["ident"], m.groupdict().get("ns")
     names = {ident, f"{ns}::{ident}" if ns else ident}
     # a CUDA name the translator left because HIP lacks it, where a shim provides the HIP spelling
@@ -360,6 +368,33 @@ def _replace_include(rule: Rule, diag: Diagnostic, m: re.Match, tree: _Tree) -> 
     return False
 
 
+def _device_prop_member(rule: Rule, diag: Diagnostic, m: re.Match, tree: _Tree) -> bool:
+    """`prop.asyncEngineCount` on a hipDeviceProp_t that lacks it: the accessor of porter_device_props.h."""
+    from porter.translate import device_prop_fields, rewrite_access
+
+    name = m["field"]
+    if name not in device_prop_fields():
+        return False
+    for f, ln, col in _locations(diag, tree)[:1]:
+        lines = tree.lines(f)
+        text = "".join(lines).encode("utf-8", "surrogateescape")
+        line_start = len("".join(lines[: ln - 1]).encode("utf-8", "surrogateescape"))
+        line_end = line_start + len(lines[ln - 1].encode("utf-8", "surrogateescape"))
+        hits = [h for h in re.finditer(rb"(\.|->)\s*" + re.escape(name.encode()) + rb"\b", text[:line_end])
+                if h.start() >= line_start]
+        at_col = [h for h in hits if h.end() - len(name) == line_start + col - 1]
+        for hit in at_col or hits[:1]:
+            done = rewrite_access(text, hit.start(), hit.end(), hit.group(1) == b"->", name)
+            if done is None:
+                return False
+            for s, e, new in sorted(done[1], reverse=True):
+                text = text[:s] + new + text[e:]
+            tree.texts[f] = text.decode("utf-8", "surrogateescape")
+            tree.shims[f].add("porter_device_props")
+            return True
+    return False
+
+
 _ACTIONS = {
     "replace_include": _replace_include,
     "add_shim": _add_shim,
@@ -369,6 +404,7 @@ _ACTIONS = {
     "replace_at_column": _replace_at_column,
     "void_ptr_arith": _void_ptr_arith,
     "cast_expression": _cast_expression,
+    "device_prop_member": _device_prop_member,
 }
 
 

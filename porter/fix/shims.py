@@ -18,6 +18,8 @@ SHIMS_DIR = resource_dir("shims")  # shims/ at the repository root, reached thro
 OUT_DIRNAME = "porter_shims"
 _HIP_RUNTIME_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]hip/hip_runtime(?:_api)?\.h[>"][^\n]*\n?', re.M)
 _ANY_HIP_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]hip/[^>"]+[>"][^\n]*\n?', re.M)
+# any HIP or ROCm library header (hip/, hipblas/, hipcub/, rocprim/, ...): what a before-hip shim must precede
+_ANY_ROCM_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:hip|roc)\w*/[^>"]+[>"][^\n]*\n?', re.M)
 _ANY_INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include\b[^\n]*\n?', re.M)
 _PRAGMA_ONCE_RE = re.compile(r'^[ \t]*#[ \t]*pragma[ \t]+once[^\n]*\n?', re.M)
 _CG_ALIAS_RE = re.compile(r"\bnamespace\s+(\w+)\s*=\s*(?:::)?cooperative_groups\s*;")
@@ -30,6 +32,7 @@ class Shim:
     file: str
     provides: tuple[str, ...]
     needed_before: RocmVersion | None
+    before_hip: bool = False  # included before the file's first HIP include (it acts before HIP's headers)
 
     def needed_for(self, rocm: RocmVersion | None) -> bool:
         # unknown ROCm: include it; every version-limited shim is guarded by HIP_VERSION itself
@@ -41,9 +44,15 @@ def all_shims() -> dict[str, Shim]:
     raw = tomllib.loads((SHIMS_DIR / "index.toml").read_text("utf-8"))
     return {
         name: Shim(name, row["file"], tuple(row["provides"]),
-                   RocmVersion.parse(row["needed_before"]) if row.get("needed_before") else None)
+                   RocmVersion.parse(row["needed_before"]) if row.get("needed_before") else None,
+                   row.get("place") == "before-hip")
         for name, row in raw.items()
     }
+
+
+@functools.cache
+def _before_hip_files() -> frozenset[str]:
+    return frozenset(shim.file for shim in all_shims().values() if shim.before_hip)
 
 
 @functools.cache
@@ -94,11 +103,16 @@ def include_line(file: Path, out_root: Path, shim: Shim) -> str:
 
 def add_shim_include(text: str, line: str, shim_file: str) -> str:
     """Insert after the HIP runtime include (else after the first HIP include, else after the last include,
-    else after #pragma once, else at the top). Idempotent."""
+    else after #pragma once, else at the top); a `before-hip` shim goes before the first HIP include instead
+    (else where the others go). Idempotent."""
     if f"{OUT_DIRNAME}/{shim_file}" in text:
         return text
     if "\r\n" in text:  # keep the file's line endings
         line = line.replace("\r\n", "\n").replace("\n", "\r\n")
+    if shim_file in _before_hip_files():
+        first_hip = _ANY_ROCM_RE.search(text)
+        if first_hip is not None:
+            return text[:first_hip.start()] + line + text[first_hip.start():]
     for pattern in (_HIP_RUNTIME_RE, _ANY_HIP_RE):
         m = pattern.search(text)
         if m:

@@ -1,7 +1,7 @@
-"""Files porter ships beside its code: the compatibility shims and the agent's prompt templates.
+"""Files porter ships beside its code: the compatibility shims, the agent's prompt templates, the toolchain runner.
 
-They live at the repository root (`shims/`, `prompts/`) where reviewers find them; the links here put them inside
-the package, so a wheel carries them and an editable install reads them in place.
+They live at the repository root (`shims/`, `prompts/`, `toolchain/`) where reviewers find them; the links here put
+them inside the package, so a wheel carries them and an editable install reads them in place.
 """
 
 from __future__ import annotations
@@ -12,5 +12,5 @@ RESOURCES = Path(__file__).resolve().parent
 
 
 def resource_dir(name: str) -> Path:
-    """`shims` or `prompts`, whether porter runs from a checkout or from an installed wheel."""
+    """`shims`, `prompts` or `toolchain`, whether porter runs from a checkout or from an installed wheel."""
     return RESOURCES / name

@@ -168,7 +168,7 @@ def scan_tree(
 
 
 __all__ = [
-    "Finding", "ScanResult", "apply_hazard_fixes", "check", "fix_trigger_offsets", "hazard_fix_edits", "may_need_fix",
+    "Finding", "ScanResult", "all_rules", "apply_hazard_fixes", "check", "fix_trigger_offsets", "hazard_fix_edits", "may_need_fix",
     "scan", "scan_source", "scan_tree", "to_sarif_dict",
 ]
 

@@ -31,8 +31,16 @@ def changed_files(path: Path, base: str) -> list[Path]:
     names.update(_git(top, "ls-files", "--others", "--exclude-standard", "-z").split("\0"))
     scope = path.resolve()
     out = []
-    for name in sorted(n for n in names if n):
+    # porter's own state in the work tree (.porter/, a CI-cached .porter-toolchain/) is not the change
+    own = {n for n in names if any(p == ".porter" or p.startswith(".porter-") for p in n.split("/"))}
+    for name in sorted(n for n in names - own if n):
         file = (top / name).resolve()
         if file.is_file() and (file == scope or scope in file.parents):
             out.append(file)
     return out
+
+
+def changes_commit(path: Path, base: str) -> str:
+    """The commit changes are counted from: where HEAD left `base`."""
+    top = Path(_git(path, "rev-parse", "--show-toplevel").strip())
+    return _git(top, "merge-base", base, "HEAD").strip()

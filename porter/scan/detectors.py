@@ -539,6 +539,10 @@ TEX_BIND = frozenset(
 )
 
 
+# a fetch is a call of the plain or templated name (`tex2D<float>(obj, x, y)`), not a member of the same name
+IMAGE_CALLEE_TYPES = frozenset({"identifier", "template_function", "qualified_identifier"})
+
+
 @detector
 def texture_references(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | None) -> Iterator[Hit]:
     refs: set[str] = set()
@@ -565,6 +569,8 @@ def texture_references(ctx: SourceContext, target: TargetProfile, rocm: RocmVers
             yield Hit("PT002", call, {"call": short(call), "name": text(args[0])})
         elif name in TEX_BIND:
             yield Hit("PT003", call, {"name": name})
+        if TEX_FETCH.match(name) and not target.image_support and fn is not None and fn.type in IMAGE_CALLEE_TYPES:
+            yield Hit("PT004", call, {"call": short(call)})
 
 
 # --- cooperative groups ---------------------------------------------------------------------------------

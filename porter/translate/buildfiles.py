@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import PurePosixPath
 
+from porter.targets import UnknownTargetError, all_targets, resolve_target
 from porter.translate.options import Conversion, Reason, TranslateOptions, TranslationResult, Unconverted
 
 FAMILY = "build"
@@ -146,6 +147,18 @@ def load_build_data() -> BuildData:
 
 
 # --- edits and findings ----------------------------------------------------------------------------------------
+
+
+def offload_arch(target: str) -> str:
+    """What --offload-arch / HIP_ARCHITECTURES get for a target: an arch as given (`gfx942:sramecc+` keeps its
+    features), a product name (`MI355X`) as its arch."""
+    base = target.split(":", 1)[0].strip().lower()
+    if base in all_targets():
+        return target.strip()
+    try:
+        return resolve_target(target).arch
+    except UnknownTargetError:
+        return target.strip()  # an arch porter has no profile for: hipcc judges it
 
 
 class _Session:
@@ -328,7 +341,7 @@ class _Flags:
         self.s = session
         self.d = session.data
         self.make = make
-        self.target = session.options.target
+        self.target = offload_arch(session.options.target)
         vars_ = "|".join(re.escape(v) for v in self.d.cuda_root_vars)
         root = rf"(?:\$\((?:{vars_})\)|\$(?:ENV)?\{{(?:{vars_})\}}|{_CUDA_PATH_LITERAL})"
         self.root_re = re.compile(root)
@@ -882,12 +895,12 @@ class _CMake:
         items = [item for a in args for item in a.value.split(";") if item]
         if any("${" in item for item in items):
             self.s.report(args[0].value, args[0].start, Reason.NOT_MAPPED,
-                          f"architectures come from a variable: set them to AMD GPU targets such as {self.s.options.target}")
+                          f"architectures come from a variable: set them to AMD GPU targets such as {offload_arch(self.s.options.target)}")
             return
         if not items or not all(_ARCH_ITEM.match(item) for item in items):
             return
         shown = self.text[args[0].start: args[-1].end]
-        self.s.replace(args[0].start, args[-1].end, self.s.options.target, cuda=shown)
+        self.s.replace(args[0].start, args[-1].end, offload_arch(self.s.options.target), cuda=shown)
 
     def _links(self, cmd: _Command) -> None:
         emitted: set[str] = set()

@@ -26,6 +26,8 @@ import tree_sitter
 
 from porter import syntax
 from porter.syntax import Layout, LineIndex, PieceKind, first_char_alternation, in_spans
+from porter.translate.call_shapes import call_of, call_shapes, shape_call, struct_init_edits, struct_orders
+from porter.translate.device_props import device_prop_edits
 from porter.translate.mapping import CUDA_LOOKING, ApiMap, load_api_map
 from porter.translate.options import (
     Conversion,
@@ -36,6 +38,7 @@ from porter.translate.options import (
     Unconverted,
 )
 from porter.translate.overloads import collapsed_overloads, collapsing_types
+from porter.translate.vector_ops import may_define_vector_operators, vector_operator_edits
 
 IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 INCLUDE_HINT = re.compile(rb"^[ \t]*#[ \t]*include", re.MULTILINE)
@@ -99,6 +102,8 @@ class _Translation:
         self._reported: set[tuple[str, int]] = set()
         self._user_defined_cache: dict[str, bool] = {}
         self._names: set[str] = set()  # the distinct candidate names
+        self._shaped: set[str] = set()  # candidate names with call shapes
+        self._claimed: set[int] = set()  # identifier offsets a rewrite already renamed
 
     @functools.cached_property
     def lines(self) -> LineIndex:
@@ -112,9 +117,12 @@ class _Translation:
     def run(self) -> TranslationResult:
         candidates = self._candidates()
         self._collapsing = collapsing_types(self.map, self._names) if candidates else frozenset()
+        self._shaped = (call_shapes().keys() | struct_orders().keys()) & self._names
         wants_launch = self.options.launch_syntax is LaunchSyntax.HIP and b"<<<" in self.source
         wants_fixes = self.options.hazard_fixes and _scan().may_need_fix(self.source)
-        if not (candidates or wants_launch or wants_fixes or self._has_include_to_rewrite()
+        wants_vector_ops = may_define_vector_operators(self.source)
+        wants_device_props = b"cudaDeviceProp" in self.source
+        if not (candidates or wants_launch or wants_fixes or wants_vector_ops or self._has_include_to_rewrite()
                 or (b"asm" in self.source and ASM_KEYWORD.search(self.source))):
             return self.result  # nothing CUDA here: skip the parse entirely (cheapest checks first)
         if len(self.source) > HUGE_FILE_BYTES:
@@ -129,9 +137,15 @@ class _Translation:
             self._launches()
         if wants_fixes:
             self._hazard_fixes()
+        if self._shaped and self.tree is not None:
+            self._call_shapes(candidates)
         self._identifiers(candidates)
         if self._collapsing and self.tree is not None:
             self._collapsed_overloads()
+        if wants_vector_ops:
+            self._vector_operators()
+        if wants_device_props:
+            self._device_props()
         self.result.output = self._apply()
         self.result.conversions.sort(key=lambda c: c.line)
         self.result.unconverted.sort(key=lambda u: (u.line, u.column))
@@ -169,6 +183,8 @@ class _Translation:
         symbol_args = self.map.symbol_args
         starts = list(map(itemgetter(0), candidates))
         symbol_starts = [c[0] for c in candidates if c[2] in symbol_args] if symbol_args.keys() & self._names else []
+        if self._shaped:  # calls whose arguments change with the shape (porter/data/call_shapes.toml)
+            symbol_starts = sorted(symbol_starts + [c[0] for c in candidates if c[2] in self._shaped])
         # where each reason to parse occurs, found once per file; a piece needs the tree when one falls inside it
         member_at = layout.member_contexts() if candidates else []
         launch_at = [m.start() for m in re.finditer(rb"<<<", source)] if wants_launch else []
@@ -295,7 +311,10 @@ class _Translation:
         keyword_names = {n for n in self._names if n.encode() in syntax.keywords()}
         layout = self.layout
         code, in_include_path, define_names = layout.code, layout.in_include_path, layout.define_name_offsets
+        claimed = self._claimed
         for start, end, name in candidates:
+            if claimed and start in claimed:
+                continue
             # _is_code and the `::` test, unrolled for the common cases (one byte or one short strip decides)
             before = code[start - 1 : start]
             if parsed_starts and (i := bisect.bisect_right(parsed_starts, start) - 1) >= 0 and start < parsed_ends[i]:
@@ -363,7 +382,7 @@ class _Translation:
         """(new bytes or b"" when unchanged, family, hip) for a name whose every code use is renamed the same way
         with nothing to report; None when uses need the checks in _identifiers."""
         entry = self.map.apis.get(name)
-        if (entry is None or entry.hip is None or entry.unsupported is not None or name in self.map.ocp_fp8
+        if (entry is None or not entry.hip or entry.unsupported is not None or name in self.map.ocp_fp8
                 or name in self.map.defined_only or name in self.map.symbol_args
                 or not entry.available_in(self.options.rocm)):
             return None
@@ -572,6 +591,60 @@ class _Translation:
                 e.append(Edit(config[-1].end_byte, args.end_byte, b")"))
             kernel = function.text.decode("utf-8", "replace")
             self.result.conversions.append(Conversion("launch", f"{kernel}<<<...>>>", "hipLaunchKernelGGL", self.lines.line(call.start_byte)))
+
+    # -- calls whose argument lists differ ---------------------------------------------------------------------
+    def _call_shapes(self, candidates: list[tuple[int, int, str]]) -> None:
+        assert self.tree is not None
+        orders = struct_orders()
+        for start, end, name in candidates:
+            if name not in self._shaped or not self._parsed(start) or not self._is_code_by_tree(start, end):
+                continue
+            node = self.tree.root_node.descendant_for_byte_range(start, end)
+            if name in orders:
+                edits = struct_init_edits(node, name) if node is not None else []
+                if edits:
+                    self.edits.extend(Edit(*e) for e in edits)
+                    self.result.conversions.append(Conversion(
+                        "signature", f"{name}{{...}}", f"{orders[name].make}(...) (HIP orders the fields differently)",
+                        self.lines.line(start)))
+                continue
+            call = call_of(node) if node is not None else None
+            if call is None or call.child_by_field_name("function") is None \
+                    or not (call.child_by_field_name("function").start_byte <= start < call.child_by_field_name("function").end_byte):
+                continue
+            shaped = shape_call(call, name, self.options.rocm)
+            if shaped is None:
+                continue
+            if shaped.refused:
+                self._unconverted(name, start, Reason.NEEDS_AGENT, "signature", shaped.refused)
+                continue
+            self.edits.extend(Edit(*e) for e in shaped.edits)
+            line = self.lines.line(start)
+            if shaped.renamed_to is not None:
+                self.edits.append(Edit(start, end, shaped.renamed_to.encode()))
+                self._claimed.add(start)
+                self.result.conversions.append(Conversion("signature", name, shaped.renamed_to, line))
+            self.result.conversions.append(Conversion("signature", f"{name}(...)", shaped.done, line))
+
+    # -- user operators HIP's vector types already define -----------------------------------------------------
+    def _vector_operators(self) -> None:
+        found = vector_operator_edits(self.source, self.layout, self.lines.line, self.lines.column, self.options.rocm)
+        self.edits.extend(Edit(*e) for e in found.edits)
+        self.result.conversions.extend(found.conversions)
+        for u in found.unconverted:
+            if (u.name, u.line) not in self._reported:
+                self._reported.add((u.name, u.line))
+                self.result.unconverted.append(u)
+
+    def _device_props(self) -> None:
+        found = device_prop_edits(self.source, self.layout, self.lines.line, self.lines.column, self.options.rocm)
+        self.edits.extend(Edit(*e) for e in found.edits)
+        self.result.conversions.extend(found.conversions)
+        self.result.warnings.extend(found.warnings)
+        for u in found.unconverted:
+            if (u.name, u.line) not in self._reported:
+                self._reported.add((u.name, u.line))
+                self.result.unconverted.append(u)
 
     # -- what needs a person or the agent -----------------------------------------------------------------
     def _inline_asm(self) -> None:

@@ -10,8 +10,6 @@ from __future__ import annotations
 import difflib
 import json
 import os
-import re
-import subprocess
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -21,10 +19,9 @@ from rich.console import Console
 from rich.markup import escape
 
 from porter import __version__
-from porter.build import Toolchain, detect_toolchain
+from porter.build import Toolchain, ToolchainError, resolve_toolchain
 from porter.files import STATE_DIR, PorterInputError, atomic_write, backup
 from porter.targets import UnknownTargetError, resolve_target
-from porter.translate import RocmVersion
 from porter.tune.analyze import TuneOptions, analyze
 from porter.tune.edits import FileEdit, plan_edits
 from porter.tune.formats import render_json, render_markdown, render_table
@@ -40,27 +37,9 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
-def select_toolchain() -> Toolchain | None:
-    """hipcc as porter finds it; `PORTER_HIPCC` names another (a wrapper around a chroot's hipcc, say)."""
-    chosen = os.environ.get("PORTER_HIPCC")
-    found = detect_toolchain()
-    if not chosen:
-        return found
-    path = Path(chosen)
-    if not path.is_file():
-        raise PorterInputError(f"PORTER_HIPCC={chosen}: no such file")
-    if found is not None and found.hipcc.resolve() == path.resolve():
-        return found
-    try:
-        out = subprocess.run([str(path), "--version"], capture_output=True, text=True, timeout=60, check=False,
-                             env=dict(os.environ, HIP_PLATFORM="amd"))
-        text = out.stdout + out.stderr
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise PorterInputError(f"PORTER_HIPCC={chosen}: cannot run it ({exc})") from None
-    m = re.search(r"HIP version:\s*(\S+)", text)
-    version = m.group(1) if m else None
-    rocm = RocmVersion.parse(".".join(version.split(".")[:2])) if version else None
-    return Toolchain(hipcc=path, hip_version=version, rocm=rocm)
+def select_toolchain(spec: str | None = None) -> Toolchain | None:
+    """The toolchain porter builds with (`--toolchain`, else `PORTER_HIPCC`, else the system's hipcc)."""
+    return resolve_toolchain(spec, origin="--toolchain" if spec else "PORTER_HIPCC")
 
 
 def tune(
@@ -73,6 +52,7 @@ def tune(
     nvidia_arch: Annotated[str, typer.Option(help="NVIDIA arch of the CUDA original, for the side-by-side view.")] = "sm_90",
     no_nvcc: Annotated[bool, typer.Option("--no-nvcc", help="Do not compile the CUDA original with nvcc.")] = False,
     offload_arch: Annotated[str | None, typer.Option(help="Compile for this --offload-arch instead of the target's (or its stand-in).")] = None,
+    toolchain: Annotated[str | None, typer.Option(help="The hipcc to read usage from: an installed toolchain (rocm-6.4), a ROCm version, 'system' or a path (default: PORTER_HIPCC, else hipcc on PATH).")] = None,
     jobs: Annotated[int, typer.Option("-j", "--jobs", min=0, help="Parallel compiles (0: all cores).")] = 0,
 ) -> None:
     """Predict occupancy per launch site from the compiler's resource usage; never runs a kernel.
@@ -88,12 +68,12 @@ def tune(
     try:
         profile = resolve_target(target)
         assumptions = parse_assumptions(assume or [])
-        toolchain = select_toolchain()
+        chosen = select_toolchain(toolchain)
         device = target if target and not target.lower().startswith("gfx") else None
-        options = TuneOptions(profile, device, assumptions, toolchain, None if no_nvcc else find_nvcc(),
+        options = TuneOptions(profile, device, assumptions, chosen, None if no_nvcc else find_nvcc(),
                               nvidia_arch=nvidia_arch, jobs=jobs, compile_arch=offload_arch)
         report = analyze(path, options)
-    except (UnknownTargetError, NoModelError, PorterInputError, ValueError) as exc:
+    except (UnknownTargetError, NoModelError, PorterInputError, ToolchainError, ValueError) as exc:
         raise _fail(str(exc)) from None
     out = Console(no_color=bool(os.environ.get("NO_COLOR")) or None, highlight=False,
                   width=None if sys.stdout.isatty() else 200)

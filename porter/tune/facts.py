@@ -50,15 +50,17 @@ def site_facts(site: SiteReport, report: TuneReport) -> dict:
     }
 
 
-def port_facts(out_root: Path, target: str | None, files: list[Path] | None = None, jobs: int = 0) -> PortFacts:
+def port_facts(out_root: Path, target: str | None, files: list[Path] | None = None, jobs: int = 0,
+               toolchain: str | None = None) -> PortFacts:
+    """`toolchain`: the spec the port is built with (PortConfig.toolchain)."""
     try:
         profile = resolve_target(target)
         options = TuneOptions(profile, target if target and not target.lower().startswith("gfx") else None,
-                              toolchain=select_toolchain(), nvcc=find_nvcc(), jobs=jobs)
+                              toolchain=select_toolchain(toolchain), nvcc=find_nvcc(), jobs=jobs)
         report = analyze(out_root, options, only=files)
     except NoModelError as exc:
         return PortFacts(warning=str(exc))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError) as exc:  # ToolchainError is a ValueError
         return PortFacts(warning=f"porter tune: {exc}")
     sites = sorted((site_facts(s, report) for s in report.sites), key=lambda t: (t["file"], t["line"]))
     return PortFacts(sites, hints(report))

@@ -1,0 +1,78 @@
+"""The HIP compilers the failure-class tests compile with, one per ROCm version found.
+
+Debian 12's ROCm 5.2 `hipcc` (gfx90a) and, where present, a ROCm 6.4 hipcc (gfx942 and gfx950) named by
+PORTER_TEST_HIPCC64 or the development machine's `hipcc64` wrapper around the 6.4 chroot. Once porter's own
+toolchain selection is on main, these tests move to its `hip_toolchain` fixture; the interface (`compile`, `rocm`,
+`arches`, `id`) is the same, so only the fixture's name changes.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from porter.translate import RocmVersion
+
+
+@dataclass(frozen=True)
+class Compiler:
+    hipcc: str
+    rocm: RocmVersion
+    arches: tuple[str, ...]
+
+    @property
+    def id(self) -> str:
+        return f"rocm-{self.rocm}"
+
+    def compile(self, source: Path, *flags: str, arches: tuple[str, ...] | None = None,
+                timeout: float = 600) -> subprocess.CompletedProcess[str]:
+        """hipcc -c `source` for the arches (the object beside it), HIP_PLATFORM=amd."""
+        cmd = [self.hipcc, *(f"--offload-arch={a}" for a in (arches or self.arches)), "-c", str(source),
+               "-o", str(source) + ".o", *flags]
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False,
+                              cwd=source.parent, env={**os.environ, "HIP_PLATFORM": "amd"})
+
+
+def _version(hipcc: str) -> RocmVersion | None:
+    try:
+        out = subprocess.run([hipcc, "--version"], capture_output=True, text=True, timeout=120, check=False,
+                             env={**os.environ, "HIP_PLATFORM": "amd"}).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    m = re.search(r"HIP version: (\d+)\.(\d+)", out)
+    return RocmVersion(int(m[1]), int(m[2])) if m else None
+
+
+@functools.cache
+def compilers() -> tuple[Compiler, ...]:
+    found = []
+    plain = shutil.which("hipcc")
+    if plain and (v := _version(plain)) is not None:
+        found.append(Compiler(plain, v, ("gfx90a",) if v < RocmVersion(6, 0) else ("gfx942", "gfx950")))
+    newer = os.environ.get("PORTER_TEST_HIPCC64") or shutil.which("hipcc64")
+    if newer and (v := _version(newer)) is not None and all(c.rocm != v for c in found):
+        found.append(Compiler(newer, v, ("gfx942", "gfx950")))
+    return tuple(sorted(found, key=lambda c: c.rocm))
+
+
+def compiler_params() -> list:
+    """pytest parameters: one per compiler, or one that skips (fails under CI) when there is none."""
+    found = compilers()
+    if found:
+        return [pytest.param(c, id=c.id) for c in found]
+    return [pytest.param(None, id="no-hipcc")]
+
+
+def need(compiler: Compiler | None) -> Compiler:
+    if compiler is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("hipcc not found (required in CI)")
+        pytest.skip("hipcc not found")
+    return compiler
