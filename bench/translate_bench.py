@@ -4,7 +4,12 @@ The tree mixes generated modules (kernels, warp reductions, host code with error
 plain C++) with variants of the hand-written programs under examples/. Two passes are timed per worker count:
   translate  `porter convert --check`: walk, read, parse, translate, hazard fixes (the deterministic pass)
   convert    `porter convert -o OUT --no-build`: the same plus shims, the hazard scan of the output, and writing
+With --tree DIR the bench converts that tree instead (e.g. /usr/local/cuda/include, 24 MB of headers) and also
+prints the peak resident memory of the whole run: the main process and its workers together, sampled from /proc
+every 10 ms. With --hipify-perl PATH (ROCm's HIPIFY bin/hipify-perl, not shipped with porter) it also runs that
+script over every C/C++/CUDA file of the tree, one process per file as its users run it, for a side-by-side.
 Usage: python bench/translate_bench.py [--mb 20] [--jobs 1,2] [--keep DIR]
+       python bench/translate_bench.py --tree /usr/local/cuda/include --jobs 2 [--hipify-perl PATH]
 """
 
 from __future__ import annotations
@@ -15,7 +20,9 @@ import random
 import re
 import resource
 import shutil
+import subprocess
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -157,12 +164,100 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+class PeakMemory:
+    """The peak of the summed resident memory of this process and all its descendants, sampled from /proc."""
+
+    def __init__(self, interval: float = 0.01) -> None:
+        self.peak = 0
+        self._interval = interval
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> PeakMemory:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, sum(_rss(pid) for pid in _tree_pids(os.getpid())))
+            self._stop.wait(self._interval)
+
+
+def _tree_pids(pid: int) -> list[int]:
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return out
+
+
+def _rss(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+SOURCE_SUFFIXES = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hxx", ".inl")
+
+
+def tree_bench(tree: Path, jobs: list[int], hipify_perl: Path | None) -> None:
+    """Convert a real tree with --no-build: time, CPU time and the peak memory of the run; hipify-perl beside it."""
+    files = [p for p in tree.rglob("*") if p.is_file() and not p.is_symlink()]
+    size = sum(p.stat().st_size for p in files)
+    sources = [p for p in files if p.suffix in SOURCE_SUFFIXES]
+    print(f"tree: {tree} ({size / 1e6:.1f} MB in {len(files)} files, {len(sources)} C/C++/CUDA sources; "
+          f"{os.cpu_count()} cores)")
+    console = Console(stderr=True, quiet=True)
+    config = build_config(None, build=False, rocm="6.4")
+    work = Path(tempfile.mkdtemp(prefix="porter-bench-"))
+    try:
+        for n in jobs:
+            out = work / f"out{n}"
+            started, cpu_started = time.perf_counter(), _cpu_seconds()
+            with PeakMemory() as memory:
+                report = convert(ConvertRequest(tree, out, WriteMode.WRITE, config, jobs=n), console)
+            elapsed, cpu = time.perf_counter() - started, _cpu_seconds() - cpu_started
+            failed = sum(1 for f in report.files if f.status == "failed")
+            print(f"porter convert -o --no-build jobs={n}: {elapsed:6.2f} s  {size / 1e6 / elapsed:5.2f} MB/s total  "
+                  f"{size / 1e6 / cpu:5.2f} MB per CPU-second  peak RSS {memory.peak / 2**20:.0f} MiB (main + workers)  "
+                  f"({len(report.changed)} changed, {failed} failed, {len(report.findings)} open findings)")
+            shutil.rmtree(out, ignore_errors=True)
+        if hipify_perl is not None:
+            started, cpu_started = time.perf_counter(), _cpu_seconds()
+            for path in sources:
+                subprocess.run(["perl", str(hipify_perl), "-quiet-warnings", str(path)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, check=False)
+            elapsed, cpu = time.perf_counter() - started, _cpu_seconds() - cpu_started
+            print(f"hipify-perl (one process per file, sequential): {elapsed:6.2f} s  {size / 1e6 / elapsed:5.2f} MB/s  "
+                  f"{size / 1e6 / cpu:5.2f} MB per CPU-second")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=20.0)
     parser.add_argument("--jobs", default=",".join(sorted({"1", str(os.cpu_count() or 1)})))
     parser.add_argument("--keep", type=Path, default=None, help="generate into this directory and keep it")
+    parser.add_argument("--tree", type=Path, default=None, help="convert this tree instead of a generated corpus")
+    parser.add_argument("--hipify-perl", type=Path, default=None, help="also run this hipify-perl over the tree")
     args = parser.parse_args()
+    if args.tree is not None:
+        tree_bench(args.tree, [int(j) for j in args.jobs.split(",")], args.hipify_perl)
+        return
     work = Path(tempfile.mkdtemp(prefix="porter-bench-"))
     src = args.keep or work / "src"
     size = generate(src, args.mb)

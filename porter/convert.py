@@ -106,7 +106,7 @@ def _translate_job(job: _Job) -> _Done:
     if job.kind is FileKind.SOURCE:
         result.output, shims = _with_shims(result, job)
         if job.scan_output:
-            findings = _open_findings(result.output, job, shims)
+            findings = _open_findings(result, job, shims)
     report = FileReport.from_result(job.rel, job.out_rel, kind, source, result)
     if not _is_utf8(source) and report.status == "translated":
         report.warnings.append("not valid UTF-8: only the translated identifiers were changed, all other bytes kept")
@@ -142,12 +142,12 @@ def _with_shims(result: TranslationResult, job: _Job) -> tuple[bytes, tuple[str,
     return text.encode("utf-8", "surrogateescape"), tuple(files)
 
 
-def _open_findings(output: bytes, job: _Job, shims: tuple[str, ...]) -> list[dict]:
+def _open_findings(result: TranslationResult, job: _Job, shims: tuple[str, ...]) -> list[dict]:
     from porter.fix import all_shims
-    from porter.scan import scan_source
+    from porter.scan import scan_translated
     from porter.targets import resolve_target
 
-    findings = scan_source(output, job.out_rel, resolve_target(job.options.target), job.options.rocm)
+    findings = scan_translated(result.output, job.out_rel, resolve_target(job.options.target), job.options.rocm, result)
     # an API "too new for this ROCm" that an included shim provides is not open any more
     provided = {ident for shim in all_shims().values() if shim.file in shims for ident in shim.provides}
     return [f.as_dict() for f in findings if not (f.category == "unsupported-api" and _subject(f.message) in provided)]

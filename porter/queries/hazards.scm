@@ -3,11 +3,13 @@
 ; Identifiers are not captured here (thousands per file): SourceContext finds the few it needs by
 ; searching the text and looking the hits up in the tree.
 
-(call_expression function: (_) arguments: (argument_list)) @call
+; Calls and the operators of binary expressions are captured as bare nodes and checked in SourceContext._collect
+; (a function and an argument_list; a binary_expression's operator with a right operand): a pattern with fields
+; keeps one pending match per enclosing node while the query walks a deep left operand, which is quadratic in
+; the depth of `a + b + c + ...` and of call chains.
+(call_expression) @call
 
-(binary_expression
-  operator: ["%" "&" "/" ">>" "<<"]
-  right: (_)) @binary
+["%" "&" "/" ">>" "<<"] @binary_operator
 
 (gnu_asm_expression) @asm
 

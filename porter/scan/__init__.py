@@ -168,8 +168,8 @@ def scan_tree(
 
 
 __all__ = [
-    "Finding", "ScanResult", "all_rules", "apply_hazard_fixes", "check", "fix_trigger_offsets", "hazard_fix_edits", "may_need_fix",
-    "scan", "scan_source", "scan_tree", "to_sarif_dict",
+    "Finding", "ScanResult", "all_rules", "apply_hazard_fixes", "check", "fix_trigger_offsets", "hazard_fix_edits",
+    "may_need_fix", "scan", "scan_pieces", "scan_source", "scan_translated", "scan_tree", "to_sarif_dict",
 ]
 
 
@@ -177,3 +177,4 @@ __all__ = [
 from porter.scan.cli import check, scan  # noqa: E402
 from porter.scan.fixes import apply_hazard_fixes, fix_trigger_offsets, hazard_fix_edits, may_need_fix  # noqa: E402
 from porter.scan.formats import to_sarif_dict  # noqa: E402
+from porter.scan.pieces import scan_pieces, scan_translated  # noqa: E402

@@ -5,9 +5,11 @@ from __future__ import annotations
 import ast
 import bisect
 import functools
+import keyword
 import operator
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -122,6 +124,7 @@ LANE_NAME = re.compile(r"(?i)^(?:\w*_)?lane(?:_?id|_?idx|_?index)?$|^laneid$|^li
 WARP_NAME = re.compile(r"(?i)^(?:\w*_)?warp(?:_?id|_?idx|_?index|_?num)?$|^wid$")
 _SUFFIX = re.compile(r"\b(0[xX][0-9a-fA-F]+|\d+)(?:[uU](?:ll|LL|l|L)?|(?:ll|LL|l|L)[uU]?)\b")
 _SIZEOF = re.compile(r"sizeof\s*\(\s*([A-Za-z_][\w ]*?)\s*\)")
+_SIZEOF_WORD = re.compile(r"sizeof$")
 # every text mentions_thread recognises contains one of these (or a name from its set)
 _THREAD_TEXTS = (
     "threadIdx",
@@ -135,6 +138,7 @@ _NAME_TYPES = frozenset({"identifier", "type_identifier"})
 _WORD = re.compile(rb"[A-Za-z_]\w*")
 # case-insensitive `lane|warp|lid|wid` without re.I, which is several times slower
 _LANE_OR_WARP = re.compile(rb"[lL][aA][nN][eE]|[wW][aA][rR][pP]|[lLwW][iI][dD]")
+_LANE_OR_WARP_NEEDLES = (b"lane", b"warp", b"lid", b"wid")  # _LANE_OR_WARP's matches, lower-cased
 
 
 def text(node: tree_sitter.Node | None) -> str:
@@ -233,6 +237,7 @@ class SourceContext:
         self.root = self.tree.root_node
         self.captures: dict[str, list[tree_sitter.Node]] = captures or self._collect()
         self._eval_cache: dict[str, int | None] = {}
+        self._value_texts: dict[str, frozenset[str]] = {}
         self._starts: dict[int, tuple[list[tree_sitter.Node], list[int]]] = {}
 
     def _collect(self) -> dict[str, list[tree_sitter.Node]]:
@@ -240,6 +245,10 @@ class SourceContext:
         by_type: dict[str, list[tree_sitter.Node]] = defaultdict(list)
         # captures() returns each capture once, without building a dict per match
         for name, nodes in tree_sitter.QueryCursor(syntax.load_query(self._query)).captures(self.root).items():
+            if name == "binary_operator":
+                name, nodes = "binary", _binaries(nodes)
+            elif name == "call":
+                nodes = [n for n in nodes if _is_call_with_arguments(n)]
             nodes.sort(key=_span)
             if name == "indexed":
                 for node in nodes:
@@ -277,13 +286,16 @@ class SourceContext:
 
         Searching the text and looking each hit up in the tree costs far less than capturing every identifier.
         """
+        return self._names_at_spans((m.start(), m.end()) for m in pattern.finditer(self.source))
+
+    def _names_at_spans(self, spans: Iterable[tuple[int, int]]) -> list[tree_sitter.Node]:
         out: list[tree_sitter.Node] = []
         last = -1
         root = self.root
-        for m in pattern.finditer(self.source):
-            if m.start() < last:
+        for start, end in spans:
+            if start < last:
                 continue  # a second hit inside the identifier already taken
-            node = root.descendant_for_byte_range(m.start(), m.end())
+            node = root.descendant_for_byte_range(start, end)
             if node is not None and node.type in _NAME_TYPES:
                 out.append(node)
                 last = node.end_byte
@@ -399,7 +411,18 @@ class SourceContext:
     def _eval_text(self, value: str, depth: int) -> int:
         if depth > 12:
             raise _Unknown
-        value = _SIZEOF.sub(lambda m: str(self._sizeof(m.group(1))), value.strip())
+        value = value.strip()
+        # what ast.parse would make of a plain decimal number or a plain name, without parsing
+        if value.isdigit() and value.isascii():
+            if value[0] == "0" and value.strip("0"):
+                raise _Unknown  # 032: not a Python literal (C's octal)
+            return int(value)
+        if value.isidentifier() and value.isascii() and not keyword.iskeyword(value) and not _SIZEOF_WORD.match(value):
+            inner = self.constant_texts.get(value)
+            if inner is None:
+                raise _Unknown
+            return self._eval_text(inner, depth + 1)
+        value = _SIZEOF.sub(lambda m: str(self._sizeof(m.group(1))), value)
         value = _SUFFIX.sub(r"\1", value)
         tree = ast.parse(value, mode="eval")
         return self._eval_ast(tree.body, depth)
@@ -464,6 +487,17 @@ class SourceContext:
             )
             out.append(info)
         self._fn_by_id = {f.node.id: f for f in out}
+        # function_of's index: functions in walk order (an enclosing one before those it holds, which nest by span)
+        # and, for each, the function around it; a lookup then bisects instead of asking tree-sitter for parents,
+        # which it finds by walking down from the root (quadratic in the nesting depth)
+        ordered = sorted(out, key=lambda f: _preorder(f.node))
+        parents, stack = [], []
+        for i, f in enumerate(ordered):
+            while stack and ordered[stack[-1]].node.end_byte < f.node.end_byte:
+                stack.pop()
+            parents.append(stack[-1] if stack else -1)
+            stack.append(i)
+        self._fn_ordered, self._fn_starts, self._fn_parents = ordered, [f.node.start_byte for f in ordered], parents
         for call, name in self.calls:
             if name in WARP_CALLS:
                 fn = self.function_of(call)
@@ -472,12 +506,18 @@ class SourceContext:
         return out
 
     def function_of(self, node: tree_sitter.Node) -> FunctionInfo | None:
+        """The innermost function definition `node` is inside (not `node` itself)."""
         if "_fn_by_id" not in self.__dict__:
             _ = self.functions
-        by_id = self._fn_by_id
-        for parent in ancestors(node):
-            if parent.id in by_id:
-                return by_id[parent.id]
+        ordered, parents = self._fn_ordered, self._fn_parents
+        # the last function starting at or before the node is the innermost around it or inside that one
+        i = bisect.bisect_right(self._fn_starts, node.start_byte) - 1
+        while i >= 0:
+            fn = ordered[i]
+            if fn.node.id != node.id and fn.node.start_byte <= node.start_byte and node.end_byte <= fn.node.end_byte \
+                    and _is_within(node, fn.node):
+                return fn
+            i = parents[i]
         return None
 
     def in_device_code(self, node: tree_sitter.Node) -> bool:
@@ -519,6 +559,22 @@ class SourceContext:
             if left is not None and left.type == "identifier" and right is not None:
                 out.append((text(left), right, node))
         return out
+
+    @cached_property
+    def assignments_by_name(self) -> dict[str, list[tuple[tree_sitter.Node, tree_sitter.Node]]]:
+        """variable name -> [(value node, declaration-or-assignment node)] of `assignments`, in the same order."""
+        out: dict[str, list[tuple[tree_sitter.Node, tree_sitter.Node]]] = defaultdict(list)
+        for name, value, node in self.assignments:
+            out[name].append((value, node))
+        return out
+
+    def assigned_value_texts(self, name: str) -> frozenset[str]:
+        """The texts (spaces removed) of every value assigned to `name`; found once per name, not once per use."""
+        found = self._value_texts.get(name)
+        if found is None:
+            values = self.assignments_by_name.get(name, ())
+            found = self._value_texts[name] = frozenset(text(v).replace(" ", "") for v, _node in values)
+        return found
 
     @cached_property
     def thread_vars(self) -> set[str]:
@@ -576,7 +632,17 @@ class SourceContext:
     @cached_property
     def lane_or_warp_names(self) -> list[tree_sitter.Node]:
         """The identifiers LANE_NAME or WARP_NAME may match: each contains lane, warp, lid or wid in some case."""
-        return self.names_at(_LANE_OR_WARP)
+        # what names_at(_LANE_OR_WARP) finds: the needles never overlap, so their sorted hits are the regex's
+        # matches, found by bytes.find on a lower-case copy (a case-blind regex is many times slower)
+        lower = self.source.lower()
+        hits = []
+        for needle in _LANE_OR_WARP_NEEDLES:
+            at = lower.find(needle)
+            while at >= 0:
+                hits.append((at, at + len(needle)))
+                at = lower.find(needle, at + len(needle))
+        hits.sort()
+        return self._names_at_spans(hits)
 
     @cached_property
     def warp_vars(self) -> set[str]:
@@ -614,6 +680,23 @@ class SourceContext:
         ):
             return self.mentions_thread(node.child_by_field_name("left"))
         return False
+
+    @cached_property
+    def lane_sized_arrays(self) -> dict[str, tree_sitter.Node]:
+        """name -> declarator of the one-dimensional arrays of 32 elements (the last declaration of a name wins)."""
+        arrays: dict[str, tree_sitter.Node] = {}
+        for decl in self.nodes("declaration"):
+            for declarator in decl.children_by_field_name("declarator"):
+                if declarator.type == "init_declarator":
+                    declarator = declarator.child_by_field_name("declarator")
+                if declarator is None or declarator.type != "array_declarator":
+                    continue
+                inner = declarator.child_by_field_name("declarator")
+                if inner is None or inner.type == "array_declarator":
+                    continue  # 2-D and up: tiles, not per-lane storage
+                if self.evaluate(declarator.child_by_field_name("size")) == 32:
+                    arrays[declarator_name(declarator)] = declarator
+        return arrays
 
     @cached_property
     def declared_types(self) -> dict[str, tuple[str, tree_sitter.Node]]:
@@ -654,6 +737,25 @@ def _unparen(node: tree_sitter.Node) -> tree_sitter.Node:
     return node
 
 
+def _binaries(operators: list[tree_sitter.Node]) -> list[tree_sitter.Node]:
+    """The binary expressions whose operator is one of `operators` and that have a right operand (what the
+    pattern `(binary_expression operator: [...] right: (_))` matches)."""
+    out = []
+    for op in operators:
+        node = op.parent
+        if node is not None and node.type == "binary_expression" and node.child_by_field_name("operator") == op:
+            right = node.child_by_field_name("right")
+            if right is not None and right.is_named:
+                out.append(node)
+    return out
+
+
+def _is_call_with_arguments(call: tree_sitter.Node) -> bool:
+    """What `(call_expression function: (_) arguments: (argument_list))` matches."""
+    fn, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+    return fn is not None and fn.is_named and args is not None and args.type == "argument_list"
+
+
 _span = operator.attrgetter("start_byte", "end_byte")  # sort key: file order, inner before outer on ties
 
 
@@ -673,9 +775,12 @@ def _is_within(node: tree_sitter.Node, scope: tree_sitter.Node) -> bool:
     return False
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4096)
 def _word(name: str) -> re.Pattern[bytes]:
-    return re.compile(rb"(?<![\w$\x80-\xff])" + re.escape(name.encode()) + rb"(?![\w$\x80-\xff])")
+    # the first character first, then the look-behind: a pattern that starts with a literal is searched at C speed
+    raw = name.encode()
+    first = re.escape(raw[:1])
+    return re.compile(first + rb"(?<![\w$\x80-\xff]" + first + rb")" + re.escape(raw[1:]) + rb"(?![\w$\x80-\xff])")
 
 
 @functools.cache

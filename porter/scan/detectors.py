@@ -224,18 +224,7 @@ def warp_size_constants(ctx: SourceContext, target: TargetProfile, rocm: RocmVer
 def lane_sized_arrays(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | None) -> Iterator[Hit]:
     if target.wavefront == 32:
         return
-    arrays: dict[str, tree_sitter.Node] = {}
-    for decl in ctx.nodes("declaration"):
-        for declarator in decl.children_by_field_name("declarator"):
-            if declarator.type == "init_declarator":
-                declarator = declarator.child_by_field_name("declarator")
-            if declarator is None or declarator.type != "array_declarator":
-                continue
-            inner = declarator.child_by_field_name("declarator")
-            if inner is None or inner.type == "array_declarator":
-                continue  # 2-D and up: tiles, not per-lane storage
-            if ctx.evaluate(declarator.child_by_field_name("size")) == 32:
-                arrays[declarator_name(declarator)] = declarator
+    arrays = ctx.lane_sized_arrays
     if not arrays:
         return
     reported: set[str] = set()
@@ -327,12 +316,9 @@ def _is_mask_value(ctx: SourceContext, node: tree_sitter.Node) -> bool:
     if node.type == "call_expression":
         return call_name(node) in MASK_RESULT_CALLS
     if node.type == "identifier":
-        name = text(node)
         return any(
-            var == name
-            and unparen(value).type == "call_expression"
-            and call_name(unparen(value)) in MASK_RESULT_CALLS
-            for var, value, _ in ctx.assignments
+            unparen(value).type == "call_expression" and call_name(unparen(value)) in MASK_RESULT_CALLS
+            for value, _ in ctx.assignments_by_name.get(text(node), ())
         )
     return False
 

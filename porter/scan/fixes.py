@@ -46,6 +46,9 @@ def _edit(node: tree_sitter.Node, new: str, context: tree_sitter.Node | None = N
     return Edit(node.start_byte, node.end_byte, old, new, node.start_point.row + 1, before, after)
 
 
+_THREAD_X = frozenset({"threadIdx.x", "hipThreadIdx_x"})
+
+
 def _is_thread_x(ctx: SourceContext, node: tree_sitter.Node) -> bool:
     """`threadIdx.x`, or a variable every assignment of which is exactly `threadIdx.x` (`int tid = threadIdx.x;`)."""
     node = unparen(node)
@@ -53,8 +56,8 @@ def _is_thread_x(ctx: SourceContext, node: tree_sitter.Node) -> bool:
         return True
     if node.type != "identifier":
         return False
-    values = [text(v).replace(" ", "") for name, v, _ in ctx.assignments if name == text(node)]
-    return bool(values) and all(v in ("threadIdx.x", "hipThreadIdx_x") for v in values)
+    values = ctx.assigned_value_texts(text(node))
+    return bool(values) and values <= _THREAD_X
 
 
 def _warp_edits(ctx: SourceContext, hit: Hit) -> list[Edit]:

@@ -6,7 +6,15 @@ whole file or of chosen byte ranges, and the queries run over them. The translat
 files through this stage.
 """
 
-from porter.syntax.lexing import Layout, LineIndex, PieceKind, first_char_alternation, in_spans
+from porter.syntax.lexing import (
+    Layout,
+    LineIndex,
+    MappedLayout,
+    PieceKind,
+    first_char_alternation,
+    in_spans,
+    map_layout,
+)
 from porter.syntax.trees import (
     LANGUAGE,
     error_lines,
@@ -20,6 +28,6 @@ from porter.syntax.trees import (
 )
 
 __all__ = [
-    "LANGUAGE", "Layout", "LineIndex", "PieceKind", "error_lines", "first_char_alternation", "in_spans", "keywords",
-    "load_query", "matches", "parse", "parse_ranges", "parser", "query",
+    "LANGUAGE", "Layout", "LineIndex", "MappedLayout", "PieceKind", "error_lines", "first_char_alternation", "in_spans", "keywords",
+    "load_query", "map_layout", "matches", "parse", "parse_ranges", "parser", "query",
 ]

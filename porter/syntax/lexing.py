@@ -24,6 +24,9 @@ _COMMENT_OR_LITERAL = (rb"/(?:/(?:\\\r?\n|[^\n])*|\*.*?(?:\*/|\Z))"
                        rb'|"(?:\\.|[^"\\\n])*"'
                        rb"|'(?<![0-9A-Fa-f_]')(?:\\.|[^'\\\n]){1,8}'")
 SKIPPABLE = re.compile(_COMMENT_OR_LITERAL, re.DOTALL)
+# a raw string's closer `)delim"`: a delimiter holds no `(`, `)`, backslash, space or quote, so closers never overlap
+# and every `)delim"` in the text is one match of this
+RAW_CLOSER = re.compile(rb'\)([^()\\\s"]{0,16})"')
 SKIPPABLE_OR_RAW_OPENER = re.compile(rb'(?P<raw>R"(?P<delim>[^()\\\s"]{0,16})\()|' + _COMMENT_OR_LITERAL, re.DOTALL)
 
 
@@ -33,7 +36,7 @@ def _skippable(source: bytes) -> Iterator[tuple[int, int]]:
         for m in SKIPPABLE.finditer(source):
             yield m.span()
         return
-    unclosed: set[bytes] = set()  # delimiters with no closing `)delim"` after some point: none after a later one
+    closers: dict[bytes, list[int]] | None = None  # delimiter -> offsets of every `)delim"`, found in one pass
     pos = 0
     while (m := SKIPPABLE_OR_RAW_OPENER.search(source, pos)) is not None:
         if m.group("raw") is None:
@@ -41,9 +44,15 @@ def _skippable(source: bytes) -> Iterator[tuple[int, int]]:
             pos = m.end()
             continue
         delim = m.group("delim")
-        end = -1 if delim in unclosed else source.find(b")" + delim + b'"', m.end())
+        if closers is None:
+            closers = {}
+            for c in RAW_CLOSER.finditer(source):
+                closers.setdefault(c.group(1), []).append(c.start())
+        # the first `)delim"` after the opener (a search per opener would rescan the file for each unclosed one)
+        offsets = closers.get(delim, [])
+        i = bisect.bisect_left(offsets, m.end())
+        end = offsets[i] if i < len(offsets) else -1
         if end < 0:
-            unclosed.add(delim)
             pos = m.start() + 1  # not a raw string: its `"` may still open an ordinary one
             continue
         yield m.start(), end + len(delim) + 2
@@ -120,16 +129,18 @@ class Layout:
         parts.append(source[pos:])
         # comments and literals blanked to spaces, same length: braces and directives can be found with regexes
         self.code = b"".join(parts) if starts else source
-        self._skip_starts, self._skip_ends = starts, ends
-        self._include_paths: list[tuple[int, int]] = []  # the <path> of an #include: a literal too
+        paths: list[tuple[int, int]] = []  # the <path> of an #include: a literal too
         if b"include" in self.code:
             for s, e in self.directive_spans:
                 m = SYSTEM_INCLUDE.match(self.code, s, e)
                 if m is not None:
-                    self._include_paths.append(m.span(1))
-                    i = bisect.bisect_left(starts, m.start(1))
-                    starts.insert(i, m.start(1))
-                    ends.insert(i, m.end(1))
+                    paths.append(m.span(1))
+        if paths:  # merged once (inserting each into the sorted spans would be quadratic in the includes)
+            merged = sorted([*zip(starts, ends, strict=True), *paths])
+            starts, ends = [s for s, _ in merged], [e for _, e in merged]
+        self._skip_starts, self._skip_ends = starts, ends
+        self._include_starts = [s for s, _ in paths]  # sorted: directives come in file order
+        self._include_ends = [e for _, e in paths]
 
     @functools.cached_property
     def directive_spans(self) -> list[tuple[int, int]]:
@@ -169,8 +180,7 @@ class Layout:
         return i >= 0 and offset < spans[i][1]
 
     def in_include_path(self, offset: int) -> bool:
-        paths = self._include_paths
-        return bool(paths) and offset < paths[-1][1] and any(s <= offset < e for s, e in paths)
+        return in_spans(self._include_starts, self._include_ends, offset)
 
     def is_member(self, start: int) -> bool:
         """`x.name`, `p->name`, `.name = v`: the previous token is `.` or `->`."""
@@ -338,3 +348,101 @@ class LineIndex:
 
     def point(self, offset: int) -> tuple[int, int]:
         return self.line(offset) - 1, self.column(offset) - 1
+
+
+@dataclass
+class MappedLayout:
+    """The blanked code and top-level pieces of a text made from a lexed one by edits, found without lexing it
+    again: what the hazard scan of a translated file needs (`code` and `pieces`, as a Layout has them)."""
+
+    text: bytes
+    code: bytes
+    pieces: list[Piece]
+
+    def with_insertion(self, text: bytes) -> MappedLayout | None:
+        """This layout for `text`, which is self.text with one directive line inserted at the top level (a shim's
+        #include); None when `text` is not that."""
+        grown = len(text) - len(self.text)
+        if grown <= 0:
+            return self if grown == 0 and text == self.text else None
+        lo, hi = 0, len(self.text)  # the first differing offset, by halving (each test a memcmp)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if text[:mid] == self.text[:mid]:
+                lo = mid
+            else:
+                hi = mid - 1
+        at = lo
+        if text[at + grown:] != self.text[at:]:
+            return None
+        inserted = text[at:at + grown]
+        if b"#" not in inserted or (at and self.code[at - 1:at] != self.text[at - 1:at]):
+            return None  # not a directive, or inside a comment or a literal
+        i = bisect.bisect_right([p.start for p in self.pieces], at) - 1
+        piece = self.pieces[i]
+        if piece.kind not in (PieceKind.DECLARATION, PieceKind.DIRECTIVE) or (piece.kind is PieceKind.DIRECTIVE
+                                                                             and at != piece.start):
+            return None
+        line = Layout(inserted)
+        pieces = self.pieces[:i]
+        if at > piece.start:
+            pieces.append(Piece(piece.start, at, piece.kind))
+        pieces.append(Piece(at, at + grown, PieceKind.DIRECTIVE))
+        if piece.end > at:
+            pieces.append(Piece(at + grown, piece.end + grown, piece.kind))
+        pieces += [Piece(p.start + grown, p.end + grown, p.kind) for p in self.pieces[i + 1:]]
+        return MappedLayout(text, self.code[:at] + line.code + self.code[at:], pieces)
+
+
+_LEXICAL_BYTES = (b'"', b"'", b"/*", b"//", b"\\", b"#", b"R\"")
+
+
+def map_layout(layout: Layout, edits: list, output: bytes) -> MappedLayout | None:
+    """The layout of `output`, made from layout.source by the non-overlapping, sorted (start, end, text) `edits`:
+    None when an edit could change the lexical structure (its text has quotes, a comment, a directive; it spans
+    a piece boundary) or the layout has no pieces."""
+    pieces = layout.pieces
+    if pieces is None:
+        return None
+    source, code = layout.source, layout.code
+    parts, pos = [], 0
+    starts = [p.start for p in pieces]
+    shifted: list[int] = []  # for each edit, the output offset of its start
+    delta = 0
+    plain: dict[bytes, bool] = {}  # per distinct edit text: free of what would change the lexical structure
+    i, last = 0, len(pieces) - 1
+    for start, end, text in edits:
+        ok = plain.get(text)
+        if ok is None:
+            ok = plain[text] = not any(b in text for b in _LEXICAL_BYTES)
+        if not ok:
+            return None
+        if start < end and code[start:end] != source[start:end]:  # a blanked literal (an #include "path" renamed)
+            if code[start:end].strip():
+                return None  # partly a literal or a comment
+            text = b" " * len(text)
+        while i < last and starts[i + 1] <= start:  # the piece the edit starts in (edits come sorted)
+            i += 1
+        if end > pieces[i].end:
+            return None  # an edit across a piece boundary
+        parts.append(code[pos:start])
+        parts.append(text)
+        pos = end
+        shifted.append(start + delta)
+        delta += len(text) - (end - start)
+    parts.append(code[pos:])
+    new_code = b"".join(parts)
+    if len(new_code) != len(output):
+        return None
+    # a boundary moves by the edits before it; an insertion at a boundary goes into the piece that starts there
+    edit_starts = [e[0] for e in edits]
+    deltas, total = [0], 0
+    for start, end, text in edits:
+        total += len(text) - (end - start)
+        deltas.append(total)
+
+    def moved(offset: int) -> int:
+        return offset + deltas[bisect.bisect_left(edit_starts, offset)]
+
+    mapped = [Piece(moved(p.start), moved(p.end), p.kind) for p in pieces]
+    return MappedLayout(output, new_code, mapped)

@@ -77,6 +77,7 @@ _ORDINARY_BEFORE_NAME = frozenset({b"(", b",", b"[", b"=", b"!", b"&", b"*", b"<
 _ORDINARY_OR_SPACE = _ORDINARY_BEFORE_NAME | {b" ", b"\t", b"\n", b"\r"}
 _MEMBER_ENDS = frozenset({b".", b">"})  # the token before may be `.` or `->`
 _MAY_END_QUALIFIER = frozenset({b":", b" ", b"\t", b"\n", b"\r"})  # the byte before `a::name`'s name
+_BLANKS = frozenset({b" ", b"\t", b"\n", b"\r", b"\\", b"\f", b"\v"})
 
 
 def _scan():
@@ -84,6 +85,28 @@ def _scan():
     from porter import scan
 
     return scan
+
+
+class OutputFacts:
+    """What the translation knows about its output that the hazard scan can reuse: the layout, mapped from the
+    source's through the edits, and a superset of the identifiers in it that the API map knows (the source's
+    candidates and the words the edits brought in), and whether the translator's parse met errors (the scan then
+    parses the whole file rather than pieces it would parse with errors too). Worked out on first use: --check
+    and --diff never ask."""
+
+    def __init__(self, output: bytes, layout: Layout | None, edits: list[Edit], names: frozenset[str],
+                 parse_errors: bool = False) -> None:
+        self._output, self._layout, self._edits, self._names = output, layout, edits, names
+        self.parse_errors = parse_errors  # tree-sitter could not parse what the translator parsed of the file
+
+    @functools.cached_property
+    def layout(self) -> syntax.MappedLayout | None:
+        return syntax.map_layout(self._layout, self._edits, self._output) if self._layout is not None else None
+
+    @functools.cached_property
+    def known_names(self) -> frozenset[str]:
+        inserted = {word.decode("ascii") for text in {e.text for e in self._edits} for word in IDENTIFIER.findall(text)}
+        return self._names | inserted
 
 
 class _Translation:
@@ -124,6 +147,7 @@ class _Translation:
         wants_device_props = b"cudaDeviceProp" in self.source
         if not (candidates or wants_launch or wants_fixes or wants_vector_ops or self._has_include_to_rewrite()
                 or (b"asm" in self.source and ASM_KEYWORD.search(self.source))):
+            self.result.output_facts = OutputFacts(self.source, None, [], frozenset(self._names))
             return self.result  # nothing CUDA here: skip the parse entirely (cheapest checks first)
         if len(self.source) > HUGE_FILE_BYTES:
             self.result.warnings.append(
@@ -288,12 +312,25 @@ class _Translation:
         if kind in SKIP_NODE_TYPES:
             return False
         if kind in RENAMABLE_NODE_TYPES:
+            if not self._may_follow_define(start):
+                return True  # not a #define's name: skip node.parent, which tree-sitter finds by walking from the root
             parent = node.parent
             return not (parent is not None and parent.type in DEFINITION_PARENTS and parent.child_by_field_name("name") == node)
         if kind in ("preproc_arg", "ERROR") or node.is_error or node.has_error:
             return self._is_code_by_tokens(start, end)  # macro bodies and what tree-sitter could not parse
         # a keyword-like token the grammar knows (e.g. __grid_constant__): leave it
         return kind == "identifier"
+
+    def _may_follow_define(self, start: int) -> bool:
+        """Whether the tokens before `start` end with `define` (then the name may be a #define's: the grammar's
+        `#define` needs no line start, so the lexer's directive lines do not decide it). Comments are blanked in
+        the layout's code; whitespace and line continuations may sit between `define` and the name."""
+        code = self.layout.code
+        if code[start - 1 : start] not in _BLANKS:
+            return False  # the common case: a name right after `(`, `,`, `.`... (a #define's name follows a blank)
+        low = max(0, start - 128)
+        before = code[low:start].rstrip(b" \t\r\n\\\f\v")
+        return before.endswith(b"define") or (not before and low > 0)  # only blanks in the window: cannot tell
 
     def _is_code_by_tokens(self, start: int, end: int) -> bool:
         layout = self.layout
@@ -693,14 +730,24 @@ class _Translation:
     # -- output -------------------------------------------------------------------------------------------
     def _apply(self) -> bytes:
         if not self.edits:
+            self._describe_output(self.source, [])
             return self.source
         self.edits.sort(key=itemgetter(0, 1))  # stable: zero-width inserts at one offset keep their order
-        out, pos = [], 0
+        out, pos, kept = [], 0, []
         for edit in self.edits:
             if edit.start < pos:  # overlapping edit: keep the first, it covers this one
                 continue
             out.append(self.source[pos : edit.start])
             out.append(edit.text)
+            kept.append(edit)
             pos = edit.end
         out.append(self.source[pos:])
-        return b"".join(out)
+        output = b"".join(out)
+        self._describe_output(output, kept)
+        return output
+
+    def _describe_output(self, output: bytes, kept: list[Edit]) -> None:
+        """What the hazard scan of the output can reuse (worked out only if it is asked for)."""
+        layout = self.__dict__.get("layout")  # not lexed (nothing CUDA in it): the scan lexes it if it must
+        errors = self.tree is not None and self.tree.root_node.has_error
+        self.result.output_facts = OutputFacts(output, layout, kept, frozenset(self._names), errors)

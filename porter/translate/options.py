@@ -79,6 +79,9 @@ class TranslationResult:
     warnings: list[str] = field(default_factory=list)
     # headers/shims the output needs beside it (shim file names under shims/), filled by later stages
     needs_shims: set[str] = field(default_factory=set)
+    # for the hazard scan of the output (porter.translate.core.OutputFacts: its layout mapped from the source's and
+    # the map-known names in it); None for build files
+    output_facts: object | None = field(default=None, repr=False, compare=False)
 
     def changed(self, source: bytes) -> bool:
         return self.output != source
