@@ -18,6 +18,7 @@ from porter import doctor as doctor_cli
 from porter import review as review_cli
 from porter import revisions as revisions_cli
 from porter import scan as scan_cli
+from porter import tune as tune_cli
 from porter.config import ConfigError, build_config
 from porter.files import PorterInputError, ShardSpec, WriteMode, atomic_write, default_output, resolve_path
 from porter.targets import UnknownTargetError, resolve_target
@@ -234,6 +235,7 @@ app.command("review")(review_cli.review)
 app.command("sync")(revisions_cli.sync)
 app.command("doctor")(doctor_cli.doctor)
 app.command("targets")(doctor_cli.targets)
+app.command("tune")(tune_cli.tune)
 app.add_typer(build_cli.toolchain_app, name="toolchain")
 
 

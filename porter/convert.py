@@ -448,16 +448,34 @@ def _fix(output_root: Path, config: PortConfig, report: Report, written: list[Pa
     path = report_path or output_root / STATE_DIR / "report.json"
     # a resumed run's edits add to those of the run it continues
     edited = set(report.fix_loop.get("edited") or []) if earlier_tasks is not None else set()
+    tuning = _tuning(output_root, config, written, report, shard.owns if shard else None)
     before = _hashes(output_root, report)
     outcome = run_fix_loop(output_root, config, report.fix_loop, files=written, findings=report.findings,
                            console=console, share=shard.owns if shard else None, earlier_tasks=earlier_tasks,
-                           checkpoint=lambda: report.write_json(path))
+                           checkpoint=lambda: report.write_json(path), tuning=tuning)
     after = _hashes(output_root, report)
     report.fix_loop["edited"] = sorted(edited | {rel for rel, digest in after.items() if before.get(rel) != digest})
     report.fix_loop["status"] = str(outcome.status)
     report.fix_loop["message"] = outcome.message
     # no toolchain is a warning (translation still happened), not a failed port
     report.fix_loop["ok"] = outcome.status in (LoopStatus.OK, LoopStatus.SKIPPED, LoopStatus.NO_TOOLCHAIN)
+
+
+def _tuning(output_root: Path, config: PortConfig, written: list[Path], report: Report,
+            share: Callable[[str], bool] | None = None) -> list[str]:
+    """porter tune's per-launch facts for the report (a shard's own files only); their one-line form for the agent."""
+    try:
+        from porter.tune import port_facts
+    except ImportError:
+        return []
+    root = output_root.resolve()
+    files = [f for f in written if share is None or
+             (f.resolve().is_relative_to(root) and share(f.resolve().relative_to(root).as_posix()))]
+    facts = port_facts(output_root, config.target, files=files, toolchain=config.toolchain)
+    report.tuning = facts.sites
+    if facts.warning:
+        report.warnings.append(facts.warning)
+    return facts.hints
 
 
 def resume(output: Path, console: Console, report_path: Path | None = None, **options: object) -> Report:

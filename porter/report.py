@@ -114,6 +114,7 @@ class Report:
     warnings: list[str] = field(default_factory=list)
     fix_loop: dict = field(default_factory=dict)  # build / fixers / agent / tests, filled by porter.fix.loop
     findings: list[dict] = field(default_factory=list)  # hazard findings still open in the output
+    tuning: list[dict] = field(default_factory=list)  # per launch site: usage and occupancy (porter.tune)
     interrupted: bool = False
 
     @classmethod
@@ -169,6 +170,7 @@ class Report:
             "warnings": self.warnings,
             "fix_loop": self.fix_loop,
             "findings": self.findings,
+            "tuning": self.tuning,
         }
 
     def write_json(self, path: Path) -> None:
@@ -276,6 +278,10 @@ class Report:
                 console.print(f"... and {len(leftovers) - max_items} more (see --report)")
         if self.findings:
             self._render_findings(console, max_items)
+        low = [t for t in self.tuning if t.get("occupancy_percent") is not None and t["occupancy_percent"] < 100]
+        for t in low[:max_items]:  # porter tune's facts: where the port runs below full occupancy on the target
+            console.print(escape(f"occupancy: {t['file']}:{t['line']}: {t['kernel']} {t['occupancy_percent']:.0f}% "
+                                 f"on {self.target}, {t['limiter']}-limited (see `porter tune`)"), highlight=False)
         for f in self.files:
             for warning in f.warnings:
                 console.print(f"[yellow]warning[/]: {escape(f.path)}: {escape(warning)}")

@@ -75,6 +75,10 @@ def merge_reports(shards: list[tuple[Path, dict]]) -> dict:
     merged["warnings"] = list(dict.fromkeys(w for r in reports for w in r.get("warnings", [])))
     merged["fix_loop"] = _merge_fix_loops([r.get("fix_loop") or {} for r in reports])
     merged["findings"] = findings
+    # porter tune's launch facts: each shard's for the files it owns
+    tuning = [t for f in files for t in by_index[_owner(f["output"], count)].get("tuning", [])
+              if t.get("file") == f["output"]]
+    merged["tuning"] = sorted(tuning, key=lambda t: (t["file"], t["line"]))
     return merged
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import porter
 
 PACKAGE = Path(porter.__file__).parent
-STAGES = {"syntax", "translate", "scan", "fix", "build", "agent", "review", "revisions"}
+STAGES = {"syntax", "translate", "scan", "fix", "build", "agent", "review", "revisions", "tune"}
 
 
 def _stage(path: Path) -> str | None:

@@ -323,7 +323,7 @@ class DefaultAgent:
         }
         system = self.prompts.render("system.md.j2", **common)
         if task.focus is not None:  # one root cause of a larger build: porter chose what the model sees
-            user = self.prompts.render("focused_task.md.j2", **common, **flags, **task.focus)
+            user = self.prompts.render("focused_task.md.j2", **common, **flags, **task.focus, tuning=task.tuning[:20])
             return [{"role": "system", "content": system}, {"role": "user", "content": user}]
         findings = [
             {k: f.get(k, "") for k in ("file", "line", "rule", "category", "severity", "message", "fix")}
@@ -333,6 +333,6 @@ class DefaultAgent:
             "task.md.j2", **common, **flags,
             errors=feedback.format_diagnostics(task.errors), error_count=len(task.errors),
             test_failure=feedback.truncate(task.test_failure) if task.test_failure else None,
-            findings=findings[:40], more_findings=max(0, len(findings) - 40),
+            findings=findings[:40], more_findings=max(0, len(findings) - 40), tuning=task.tuning[:20],
         )
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]

@@ -177,8 +177,10 @@ def _slug(text: str) -> str:
 class _Scheduler:
     def __init__(self, env: UnitEnvironment, config: PortConfig, *, target: TargetProfile, findings: list[dict],
                  hip_version: str | None, compile_arch: str, transcripts: Path, earlier: list[dict],
-                 log: Callable[[str], None], on_progress: Callable[[TaskRun], None] | None) -> None:
+                 log: Callable[[str], None], on_progress: Callable[[TaskRun], None] | None,
+                 tuning: list[str] | None = None) -> None:
         self.env, self.config = env, config
+        self.tuning = tuning or []  # porter tune's launch facts, "file:line: ..." each
         self.target, self.findings = target, findings
         self.hip_version, self.compile_arch = hip_version, compile_arch
         self.transcripts = transcripts
@@ -303,7 +305,8 @@ class _Scheduler:
         agent_task = AgentTask(
             errors=list(task.errors), target=self.target, hip_version=self.hip_version, compile_arch=self.compile_arch,
             findings=self.findings if whole else [f for f in self.findings if f.get("file") in in_files],
-            test_failure=test_failure, focus=focus, baseline=None if whole else before.errors)
+            test_failure=test_failure, focus=focus, baseline=None if whole else before.errors,
+            tuning=self.tuning if whole else [t for t in self.tuning if t.split(":", 1)[0] in in_files])
         limits = Limits(record.share, self.config.max_tokens, self.config.max_seconds, record.share_of)
         agent = DefaultAgent(model, ScopedEnvironment(self.env, task.units), limits=limits, transcript=transcript,
                              prompts=self.prompts, has_tests=task.kind == "tests", budget=self.budget)
@@ -367,11 +370,11 @@ def run_tasks(env: UnitEnvironment, config: PortConfig, build: BuildResult, test
               target: TargetProfile, findings: list[dict] | None = None, hip_version: str | None = None,
               compile_arch: str = "", transcripts: Path, earlier: list[dict] | None = None,
               log: Callable[[str], None] = lambda _: None,
-              on_progress: Callable[[TaskRun], None] | None = None) -> TaskRun:
+              on_progress: Callable[[TaskRun], None] | None = None, tuning: list[str] | None = None) -> TaskRun:
     """Fix `build`'s errors (and failing `tests`) task by task. `earlier`: the task rows of a report being resumed
     (its fixed tasks are kept, not redone). `on_progress` sees the state after every batch (the report is saved
     there, so an interrupted run can be resumed). KeyboardInterrupt propagates after the state is reported."""
     scheduler = _Scheduler(env, config, target=target, findings=findings or [], hip_version=hip_version,
                            compile_arch=compile_arch, transcripts=transcripts, earlier=earlier or [], log=log,
-                           on_progress=on_progress)
+                           on_progress=on_progress, tuning=tuning)
     return scheduler.run(build, tests)

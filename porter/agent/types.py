@@ -18,6 +18,7 @@ class AgentTask:
     test_failure: str | None = None
     hip_version: str | None = None
     compile_arch: str = ""  # what hipcc actually compiles for (may differ from target.arch)
+    tuning: list[str] = field(default_factory=list)  # porter tune's launch facts, one line per launch site
     # one root cause of a larger build (porter.agent.scheduler): the variables of prompts/focused_task.md.j2
     # (the code around the errors, the files, the lessons of earlier tasks), and the errors its units had before
     # it started. `finish` then needs only `errors` gone, and no new ones in the files it edited.

@@ -149,13 +149,13 @@ RESUMED_OPTIONS = ("target", "model", "base_url", "build_cmd", "test_cmd", "offl
 def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[Path] | None = None,
                  findings: list[dict] | None = None, console: Console | None = None,
                  share: Callable[[str], bool] | None = None, *, earlier_tasks: list[dict] | None = None,
-                 checkpoint: Callable[[], None] | None = None) -> FixLoopOutcome:
+                 checkpoint: Callable[[], None] | None = None, tuning: list[str] | None = None) -> FixLoopOutcome:
     """Build the port, fix what rules can, hand the rest to the agent if a model is set; fills `report`.
 
     `share` (a --shard run) picks the translation units this run builds, by their path in the tree; the other
     files are still there for the units to include. `earlier_tasks`: the agent tasks of the report a --resume
     continues (the fixed ones are not redone); `checkpoint` saves the report, called as the loop starts and after
-    each agent task, so an interrupted run can be resumed."""
+    each agent task, so an interrupted run can be resumed. `tuning`: porter tune's launch facts, for the agent."""
     console = console or Console(stderr=True)
     out_root = out_root.resolve()
     report.update({"build": None, "fixers": None, "agent": None, "tests": None, "remaining_errors": [],
@@ -242,7 +242,7 @@ def run_fix_loop(out_root: Path, config: PortConfig, report: dict, files: list[P
         try:
             result, tests, limits_hit, agent_note = _run_agent(
                 env, config, report, result, tests, target, findings, toolchain, arch, out_root, console,
-                earlier_tasks, checkpoint)
+                earlier_tasks, checkpoint, tuning)
         except KeyboardInterrupt:
             report["status"] = "interrupted"
             if checkpoint is not None:
@@ -267,7 +267,7 @@ def _known_limits(toolchain: Toolchain | None, arch: str, result: BuildResult) -
 
 
 def _run_agent(env, config, report, result: BuildResult, tests, target, findings, toolchain, arch, out_root,
-               console, earlier_tasks, checkpoint) -> tuple[BuildResult, TestResult | None, bool, str | None]:
+               console, earlier_tasks, checkpoint, tuning=None) -> tuple[BuildResult, TestResult | None, bool, str | None]:
     try:
         from porter.agent import run_tasks
     except ImportError as exc:
@@ -287,7 +287,7 @@ def _run_agent(env, config, report, result: BuildResult, tests, target, findings
     run = run_tasks(env, config, result, tests, target=target, findings=findings or [],
                     hip_version=toolchain.hip_version if toolchain else None, compile_arch=arch,
                     transcripts=transcripts, earlier=earlier_tasks, log=lambda line: console.print(escape(line)),
-                    on_progress=progress)
+                    on_progress=progress, tuning=tuning)
     report["agent"] = run.as_dict(config, transcripts)
     # run.build and run.tests are porter's own build and test run after the last task, not the agent's word
     return run.build, run.tests, run.status == "limits_exceeded", run.message() if run.unfinished else None
