@@ -56,3 +56,47 @@ def test_translation_units_skip_host_only_cpp_and_hidden_dirs(tmp_path: Path) ->
     (tmp_path / ".porter" / "x.hip").write_text("")
     names = [p.name for p in translation_units(tmp_path)]
     assert names == ["gpu.cpp", "k.hip", "old.cu"]
+
+
+def test_cmake_generator_expressions_variables_and_language_options(tmp_path: Path) -> None:
+    (tmp_path / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.18)\nproject(warpkit LANGUAGES CXX CUDA)\n"
+        "set(WK_GEN ${CMAKE_CURRENT_SOURCE_DIR}/generated)\n"
+        "find_package(OpenMP REQUIRED)\n"
+        "add_library(warpkit STATIC src/a.cu)\n"
+        "target_include_directories(warpkit PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>\n"
+        "  $<INSTALL_INTERFACE:include> ${WK_GEN} ${warpkit_SOURCE_DIR}/third)\n"
+        "target_compile_options(warpkit PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-DFAST_PATH>)\n"
+        "set_target_properties(warpkit PROPERTIES CUDA_STANDARD 17 CUDA_SEPARABLE_COMPILATION ON)\n")
+    flags = collect_flags(tmp_path)
+    root = tmp_path.resolve()
+    assert flags.include_dirs == [str(root / "include"), str(root / "generated"), str(root / "third")]
+    assert flags.defines == ["FAST_PATH"]
+    assert (flags.std, flags.openmp, flags.rdc) == ("c++17", True, True)
+    assert flags.args()[-3:] == ["-std=c++17", "-fopenmp", "-fgpu-rdc"]
+
+
+def test_makefile_host_options_and_relocatable_code(tmp_path: Path) -> None:
+    (tmp_path / "Makefile").write_text(
+        "NVCCFLAGS = -O2 -std=c++14 -rdc=true -Xcompiler -fopenmp,-Wall -arch=sm_80\nall:\n\t$(NVCC) x.cu\n")
+    flags = collect_flags(tmp_path)
+    assert (flags.std, flags.openmp, flags.rdc) == ("c++14", True, True)
+
+
+def test_plain_tree_gets_no_language_options(tmp_path: Path) -> None:
+    (tmp_path / "k.cu").write_text("__global__ void k() {}\n")
+    flags = collect_flags(tmp_path)
+    assert (flags.std, flags.openmp, flags.rdc) == (None, False, False) and flags.args() == []
+
+
+def test_nested_include_resolves_to_the_folder_above_its_path(tmp_path: Path) -> None:
+    # a library whose build file says where include/ is in a way porter does not read: the include still resolves
+    (tmp_path / "include" / "warpkit").mkdir(parents=True)
+    (tmp_path / "include" / "warpkit" / "warp_ops.cuh").write_text("#pragma once\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "reduce.cu").write_text('#include "warpkit/warp_ops.cuh"\n#include <vector>\n')
+    (tmp_path / "src" / "local.cuh").write_text("")
+    (tmp_path / "src" / "other.cu").write_text('#include "missing/nowhere.cuh"\n#include "local.cuh"\n')
+    flags = collect_flags(tmp_path)
+    root = tmp_path.resolve()
+    assert flags.include_dirs == [str(root / "include"), str(root / "include" / "warpkit"), str(root / "src")]

@@ -386,8 +386,10 @@ def test_headers_file() -> None:
     assert len(headers) >= 100
     problems = []
     for name, e in headers.items():
-        if set(e) - {"hip", "unsupported", "family", "needs"}:
+        if set(e) - {"hip", "unsupported", "family", "needs", "since", "older"}:
             problems.append(f"{name}: unknown fields")
+        if ("since" in e) != ("older" in e) or ("older" in e and not re.fullmatch(r"hip/[A-Za-z0-9_]+\.h", e["older"])):
+            problems.append(f"{name}: `since` and `older` (a HIP header for older ROCm) go together")
         if "needs" in e and ("hip" not in e or not re.fullmatch(r"hip/[A-Za-z0-9_]+\.h", e["needs"])):
             problems.append(f"{name}: `needs` names a HIP header that comes before the translated one")
         if ("hip" in e) == ("unsupported" in e):

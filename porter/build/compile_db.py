@@ -1,7 +1,11 @@
-"""What to compile in an output tree and with which include paths / defines.
+"""What to compile in an output tree and with which include paths, defines and language options.
 
-Sources of flags, first found wins for the project part: compile_commands.json, CMakeLists.txt, Makefile.
-The directories of headers in the tree are always added so plain `#include "x.h"` resolves.
+Sources of flags, first found wins for the project part: compile_commands.json, CMakeLists.txt, Makefile. Besides
+-I and -D, the options that change what compiles are kept: the language standard, OpenMP and relocatable device
+code (`-fgpu-rdc`, what CUDA's separable compilation is in HIP: without it a unit that calls a device function
+defined in another unit fails its per-unit device link). Then, so that real trees resolve their includes even when
+the build files are beyond this reading: an `#include "lib/x.h"` found nowhere else resolves to the folder above
+the tree's `.../lib/x.h`, and the directories of headers in the tree are added so plain `#include "x.h"` resolves.
 """
 
 from __future__ import annotations
@@ -27,6 +31,9 @@ class CompileFlags:
     include_dirs: list[str] = field(default_factory=list)  # absolute paths
     defines: list[str] = field(default_factory=list)  # NAME or NAME=VALUE
     source: str = "tree"  # where the project flags came from
+    std: str | None = None  # c++17: the first standard the build names
+    openmp: bool = False
+    rdc: bool = False  # relocatable device code
 
     def add_include(self, path: Path) -> None:
         text = str(path)
@@ -37,8 +44,19 @@ class CompileFlags:
         if define and define not in self.defines:
             self.defines.append(define)
 
+    def set_std(self, value: str) -> None:
+        if self.std is None and _STD_RE.fullmatch(value):
+            self.std = value
+
     def args(self) -> list[str]:
-        return [f"-I{d}" for d in self.include_dirs] + [f"-D{d}" for d in self.defines]
+        options = [f"-std={self.std}"] if self.std else []
+        options += ["-fopenmp"] if self.openmp else []
+        options += ["-fgpu-rdc"] if self.rdc else []
+        return [f"-I{d}" for d in self.include_dirs] + [f"-D{d}" for d in self.defines] + options
+
+
+_STD_RE = re.compile(r"(?:c|gnu)\+\+(?:11|14|17|20|23|2a|2b|1z|1y)")
+_RDC_FLAGS = {"-fgpu-rdc", "-rdc=true", "--relocatable-device-code=true", "-dc", "--device-c"}
 
 
 def walk_files(root: Path):
@@ -95,10 +113,38 @@ def _remap(path: Path, source_root: Path | None, out_root: Path) -> Path:
     return path
 
 
+def _unwrap_host_options(args: list[str]) -> list[str]:
+    """nvcc's -Xcompiler X / -Xcompiler=X,Y / --compiler-options X name host compiler options: the options."""
+    out: list[str] = []
+    it = iter(args)
+    for arg in it:
+        if arg in ("-Xcompiler", "--compiler-options"):
+            out += next(it, "").split(",")
+        elif arg.startswith(("-Xcompiler=", "--compiler-options=")):
+            out += arg.split("=", 1)[1].split(",")
+        else:
+            out.append(arg)
+    return out
+
+
 def _flags_from_args(args: list[str], base: Path, flags: CompileFlags, source_root: Path | None, out_root: Path) -> None:
+    args = _unwrap_host_options(args)
     it = iter(range(len(args)))
     for i in it:
         arg = args[i]
+        if arg.startswith(("-std=", "--std=")):
+            flags.set_std(arg.split("=", 1)[1])
+            continue
+        if arg in ("-std", "--std") and i + 1 < len(args):
+            flags.set_std(args[i + 1])
+            next(it, None)
+            continue
+        if arg in ("-fopenmp", "-fopenmp=libomp", "-qopenmp"):
+            flags.openmp = True
+            continue
+        if arg in _RDC_FLAGS:
+            flags.rdc = True
+            continue
         for prefix in ("-I", "-isystem", "-iquote"):
             if arg == prefix and i + 1 < len(args):
                 value = args[i + 1]
@@ -133,34 +179,84 @@ def from_compile_commands(path: Path, out_root: Path, source_root: Path | None) 
 
 _CMAKE_CALL_RE = re.compile(
     r"\b(include_directories|target_include_directories|add_definitions|add_compile_definitions|"
-    r"target_compile_definitions)\s*\(([^)]*)\)", re.IGNORECASE)
+    r"target_compile_definitions|add_compile_options|target_compile_options)\s*\(([^)]*)\)", re.IGNORECASE)
 _CMAKE_KEYWORDS = {"PUBLIC", "PRIVATE", "INTERFACE", "SYSTEM", "BEFORE", "AFTER"}
+_CMAKE_SET_RE = re.compile(r"\bset\s*\(\s*([A-Za-z_][\w.+-]*)\s+([^)\s][^)]*?)\s*\)", re.IGNORECASE)
+_CMAKE_STANDARD_RE = re.compile(r"\b(?:CMAKE_)?(HIP|CUDA|CXX)_STANDARD\s+\"?(\d\d)\b")
+_CMAKE_RDC_RE = re.compile(r"\b(?:CMAKE_)?CUDA_SEPARABLE_COMPILATION\s+\"?(?:ON|TRUE|YES|1)\b", re.IGNORECASE)
+_CMAKE_OPENMP_RE = re.compile(r"\bfind_package\s*\(\s*OpenMP\b|\bOpenMP::OpenMP_(?:CXX|C)\b", re.IGNORECASE)
+# $<BUILD_INTERFACE:x> and $<$<COMPILE_LANGUAGE:CUDA>:x> are x while building; $<INSTALL_INTERFACE:x> is not
+_GENEX_KEEP_RE = re.compile(r"\$<(?:BUILD_INTERFACE|\$<COMPILE_LANGUAGE:(?:CUDA|HIP|CXX)>):([^<>]*)>")
+_GENEX_DROP_RE = re.compile(r"\$<INSTALL_INTERFACE:[^<>]*>")
+
+
+def _cmake_variables(text: str) -> dict[str, str]:
+    """set(NAME value) with a literal value: enough for the include folders and definitions real projects name."""
+    values: dict[str, str] = {}
+    for m in _CMAKE_SET_RE.finditer(text):
+        value = m.group(2).strip()
+        if not value.upper().endswith(("CACHE", "PARENT_SCOPE")) and " CACHE " not in value:
+            values.setdefault(m.group(1), value.strip('"'))
+    return values
+
+
+def _expand(word: str, variables: dict[str, str]) -> str:
+    for _ in range(4):  # nested ${A}/${B}: a few rounds, no recursion
+        expanded = re.sub(r"\$\{([A-Za-z_][\w.+-]*)\}", lambda m: variables.get(m.group(1), m.group(0)), word)
+        if expanded == word:
+            break
+        word = expanded
+    word = _GENEX_DROP_RE.sub("", word)
+    return _GENEX_KEEP_RE.sub(lambda m: m.group(1), word)
 
 
 def from_cmake(cmake_files: list[Path], flags: CompileFlags) -> None:
-    """Simple parsing: literal arguments and the usual source-dir variables; anything else is skipped."""
-    for file in cmake_files:
+    """Literal arguments, set() variables and the usual source-dir variables; anything else is skipped."""
+    top = cmake_files[0].parent
+    texts = {file: re.sub(r"#[^\n]*", "", file.read_text("utf-8", "replace")) for file in cmake_files}
+    variables: dict[str, str] = {"PROJECT_SOURCE_DIR": str(top), "CMAKE_SOURCE_DIR": str(top)}
+    for text in texts.values():
+        for name, value in _cmake_variables(text).items():
+            variables.setdefault(name, value)
+    for m in re.finditer(r"\bproject\s*\(\s*([A-Za-z_][\w-]*)", texts[cmake_files[0]], re.IGNORECASE):
+        variables.setdefault(f"{m.group(1)}_SOURCE_DIR", str(top))
+        variables.setdefault("PROJECT_NAME", m.group(1))
+    standards: dict[str, str] = {}
+    for file, text in texts.items():
         here = file.parent
-        text = re.sub(r"#[^\n]*", "", file.read_text("utf-8", "replace"))
+        local = {**variables, "CMAKE_CURRENT_SOURCE_DIR": str(here), "CMAKE_CURRENT_LIST_DIR": str(here)}
+        for m in _CMAKE_STANDARD_RE.finditer(text):
+            standards.setdefault(m.group(1).upper(), m.group(2))
+        flags.rdc = flags.rdc or bool(_CMAKE_RDC_RE.search(text))
+        flags.openmp = flags.openmp or bool(_CMAKE_OPENMP_RE.search(text))
         for m in _CMAKE_CALL_RE.finditer(text):
             command = m.group(1).lower()
-            words = shlex.split(m.group(2), posix=True)
+            try:
+                words = shlex.split(m.group(2), posix=True)
+            except ValueError:
+                continue
             if command.startswith("target_"):
                 words = words[1:]  # the target name
+            words = [x for w in words for x in re.split(r"[;\s]+", _expand(w, local))  # a variable may be a list
+                     if x and x.upper() not in _CMAKE_KEYWORDS]
+            if command.endswith("compile_options"):
+                _flags_from_args([w for w in words if "${" not in w and "$<" not in w], here, flags, None, here)
+                continue
             for word in words:
-                if word.upper() in _CMAKE_KEYWORDS:
-                    continue
-                for var in ("${CMAKE_CURRENT_SOURCE_DIR}", "${CMAKE_CURRENT_LIST_DIR}"):
-                    word = word.replace(var, str(here))
-                for var in ("${PROJECT_SOURCE_DIR}", "${CMAKE_SOURCE_DIR}"):
-                    word = word.replace(var, str(cmake_files[0].parent))
                 if "${" in word or "$<" in word:
                     continue
                 if "include_directories" in command:
                     path = Path(word) if Path(word).is_absolute() else here / word
                     flags.add_include(path.resolve())
+                elif command == "add_definitions":
+                    if word.startswith("-D"):
+                        flags.add_define(word[2:])
                 else:
-                    flags.add_define(word[2:] if word.startswith("-D") else word if command != "add_definitions" else "")
+                    flags.add_define(word[2:] if word.startswith("-D") else word)
+    for language in ("HIP", "CUDA", "CXX"):
+        if language in standards:
+            flags.set_std(f"c++{standards[language]}")
+            break
 
 
 _MAKE_VAR_RE = re.compile(r"^\s*(?:override\s+)?([A-Za-z_][\w.]*)\s*(?::=|\+=|\?=|=)\s*(.*)$")
@@ -215,7 +311,42 @@ def collect_flags(out_root: Path) -> CompileFlags:
             flags.source = "Makefile"
             for mk in makefiles:
                 from_makefile(mk, flags)
+    _add_include_prefixes(out_root, all_files, flags)
     for path in all_files:
         if path.suffix.lower() in HEADER_SUFFIXES:
             flags.add_include(path.parent)
     return flags
+
+
+_INCLUDE_RE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+/[^>\"\n]+)[>\"]", re.MULTILINE)
+
+
+def _add_include_prefixes(root: Path, files: list[Path], flags: CompileFlags) -> None:
+    """`#include "lib/x.h"` that resolves neither beside its file nor on the include path, while the tree holds
+    `.../lib/x.h`: add the folder above `lib/` (the include path a build file set up in a way not read here)."""
+    by_name: dict[str, list[Path]] = {}
+    for path in files:
+        if path.suffix.lower() in HEADER_SUFFIXES:
+            by_name.setdefault(path.name, []).append(path)
+    if not by_name:
+        return
+    for path in files:
+        if path.suffix.lower() not in HEADER_SUFFIXES | SOURCE_SUFFIXES:
+            continue
+        try:
+            text = path.read_bytes()
+        except OSError:
+            continue
+        if b"/" not in text or b"include" not in text:
+            continue
+        for m in _INCLUDE_RE.finditer(text):
+            spec = m.group(1).decode("utf-8", "replace").strip()
+            parts = Path(spec).parts
+            if ".." in parts or Path(spec).is_absolute() or parts[-1] not in by_name:
+                continue
+            if (path.parent / spec).is_file() or any((Path(d) / spec).is_file() for d in flags.include_dirs):
+                continue
+            matches = sorted((h for h in by_name[parts[-1]] if h.parts[-len(parts):] == parts),
+                             key=lambda h: len(h.parts))
+            if matches:
+                flags.add_include(Path(*matches[0].parts[: -len(parts)]))

@@ -28,7 +28,7 @@ from porter import syntax
 from porter.syntax import Layout, LineIndex, PieceKind, first_char_alternation, in_spans
 from porter.translate.call_shapes import call_of, call_shapes, shape_call, struct_init_edits, struct_orders
 from porter.translate.device_props import device_prop_edits
-from porter.translate.mapping import CUDA_LOOKING, ApiMap, load_api_map
+from porter.translate.mapping import CUDA_LOOKING, ApiMap, load_api_map, shim_covers
 from porter.translate.options import (
     Conversion,
     LaunchSyntax,
@@ -38,7 +38,7 @@ from porter.translate.options import (
     TranslationResult,
     Unconverted,
 )
-from porter.translate.overloads import collapsed_overloads, collapsing_types
+from porter.translate.overloads import HIP_TYPEDEFS, collapsed_overloads, collapsing_types
 from porter.translate.vector_ops import may_define_vector_operators, vector_operator_edits
 
 IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
@@ -228,6 +228,9 @@ class _Translation:
         launch_at = [m.start() for m in re.finditer(rb"<<<", source)] if wants_launch else []
         fix_at = _scan().fix_trigger_offsets(source) if wants_fixes else []
         collapse_at = [c[0] for c in candidates if c[2] in self._collapsing] if self._collapsing else []
+        if any(self.map.apis[n].hip in HIP_TYPEDEFS for n in self._collapsing):
+            # f(CUdeviceptr) collides with f(void*): the definitions taking the plain type are needed too
+            collapse_at = sorted(collapse_at + [m.start() for m in re.finditer(rb"\bvoid\s*\*", source)])
 
         def inside(offsets: list[int], s: int, e: int) -> bool:
             i = bisect.bisect_left(offsets, s)
@@ -428,7 +431,7 @@ class _Translation:
                 self._unconverted(name, start, Reason.NO_HIP_EQUIVALENT, entry.family, entry.unsupported)
                 continue
             assert entry.hip is not None
-            if not entry.available_in(self.options.rocm):
+            if not entry.available_in(self.options.rocm) and not shim_covers(entry.hip, self.options.rocm):
                 self._unconverted(
                     name, start, Reason.NEWER_ROCM, entry.family,
                     f"{entry.hip} first appears in ROCm {entry.since}; targeting ROCm {self.options.rocm} needs a shim",
@@ -558,15 +561,16 @@ class _Translation:
                 if self._looks_like_cuda_header(path) and not self._is_local_header(path):
                     self._unconverted(path, start, Reason.NOT_MAPPED, "header", "no HIP header known for this CUDA header")
                 continue
+            hip = entry.hip_for(self.options.rocm)
             if entry.unsupported is not None:
                 self._unconverted(path, start, Reason.NO_HIP_EQUIVALENT, entry.family, entry.unsupported)
-            elif entry.hip and entry.hip != path:
+            elif hip and hip != path:
                 if entry.needs and entry.needs not in included:
                     self._include_before(m.start(), entry.needs, path)
                     included.add(entry.needs)
-                self._replace_include(start, end, entry.hip, "header", path)
-            if entry.hip:
-                included.add(entry.hip)
+                self._replace_include(start, end, hip, "header", path)
+            if hip:
+                included.add(hip)
         if any(p.startswith(_PRIMITIVE_LIBRARIES) for p in included):
             self._libraries_know_target()
 

@@ -43,6 +43,13 @@ class HeaderEntry:
     family: str
     unsupported: str | None = None
     needs: str | None = None  # a HIP header that must be included before this one (some ROCm versions need it)
+    since: RocmVersion | None = None  # first ROCm with `hip`; older ones get `older` (a porter shim fills in)
+    older: str | None = None
+
+    def hip_for(self, rocm: RocmVersion | None) -> str | None:
+        if self.since is not None and rocm is not None and rocm < self.since and self.older:
+            return self.older
+        return self.hip
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +243,7 @@ def _parse_api_map() -> ApiMap:
             entry = HeaderEntry(
                 cuda=path, hip=value.get("hip"), family=value.get("family", "header"),
                 unsupported=value.get("unsupported"), needs=value.get("needs"),
+                since=_version(value.get("since"), f"headers.toml: {path}"), older=value.get("older"),
             )
             if path.endswith("/*"):
                 prefixes.append((path[:-1], entry))
@@ -273,3 +281,28 @@ def _parse_api_map() -> ApiMap:
     prefixes.sort(key=lambda p: -len(p[0]))  # longest prefix first
     return ApiMap(apis, namespaces, headers, tuple(prefixes), symbol_args, defined_only, ocp_fp8, no_image,
                   no_image_agent, only_names, tuple(only_patterns), frozenset(device_runtime), cg_members)
+
+
+@functools.cache
+def _shimmed_names() -> dict[str, RocmVersion | None]:
+    """HIP names porter's shims provide (shims/index.toml, data the fix stage installs from), each with the ROCm
+    from which HIP has it itself (None: no HIP has it)."""
+    from porter.resources import resource_dir
+
+    index = tomllib.loads((resource_dir("shims") / "index.toml").read_text("utf-8"))
+    names: dict[str, RocmVersion | None] = {}
+    for shim, row in index.items():
+        before = _version(row.get("needed_before"), f"shims/index.toml: {shim}")
+        for name in row.get("provides", ()):
+            known = names.get(name, before)
+            names[name] = None if known is None or before is None else max(known, before)
+    return names
+
+
+def shim_covers(hip_name: str, rocm: RocmVersion | None) -> bool:
+    """Whether a porter shim provides `hip_name` for a port to `rocm` (then an older ROCm is no leftover)."""
+    names = _shimmed_names()
+    if hip_name not in names:
+        return False
+    before = names[hip_name]
+    return before is None or rocm is None or rocm < before

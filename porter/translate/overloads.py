@@ -24,15 +24,20 @@ BRANCHES = {"preproc_else", "preproc_elif", "preproc_elifdef"}
 PREPROC_IFS = {"preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef"}
 
 
+# HIP types that are typedefs of plain C++ types (HIP's headers: `typedef void* hipDeviceptr_t;`), so a CUDA type
+# mapped to one collides with the plain type too: copy(CUdeviceptr, ...) against copy(void*, ...)
+HIP_TYPEDEFS: dict[str, tuple[str, ...]] = {"hipDeviceptr_t": ("void", "*")}
+
+
 def collapsing_types(api_map: ApiMap, names: Iterable[str]) -> frozenset[str]:
-    """The CUDA type names among `names` whose HIP type another of them also maps to. (`CUdeviceptr` against a
-    plain `void*` also collides, as `hipDeviceptr_t` is `void*`: that one is left to the compiler's error.)"""
+    """The CUDA type names among `names` whose HIP type another of them also maps to, or whose HIP type is a
+    typedef of a plain type (HIP_TYPEDEFS)."""
     by_hip: dict[str, set[str]] = {}
     for name in names:
         entry = api_map.apis.get(name)
         if entry is not None and entry.kind == "type" and entry.hip:
             by_hip.setdefault(entry.hip, set()).add(name)
-    return frozenset(n for group in by_hip.values() if len(group) > 1 for n in group)
+    return frozenset(n for hip, group in by_hip.items() if len(group) > 1 or hip in HIP_TYPEDEFS for n in group)
 
 
 @dataclass(frozen=True)
@@ -150,11 +155,19 @@ def collapsed_overloads(definitions: Iterable[tree_sitter.Node], source: bytes, 
             continue
         name, params, tail = sig
         name_tokens = TOKEN.findall(name)  # `f<cudaError_t>` (an explicit specialization) collapses too
-        if not any(t in collapsing for p in [*params, name_tokens] for t in p):
-            continue
+        # a definition without collapsing types still takes part: f(void*) is what f(CUdeviceptr) becomes
 
         def in_hip(tokens: list[str]) -> tuple[str, ...]:
-            return tuple(hip_type(t) or t if t in collapsing else t for t in tokens)
+            out: list[str] = []
+            for i, t in enumerate(tokens):
+                hip = (hip_type(t) or t) if t in collapsing else t
+                plain = HIP_TYPEDEFS.get(hip)
+                # `const CUdeviceptr` is `void* const`, not `const void*`: such a spelling stays as it is
+                if plain is not None and "const" not in tokens[max(0, i - 1) : i + 2]:
+                    out += plain
+                else:
+                    out.append(hip)
+            return tuple(out)
 
         hip = tuple(in_hip(p) for p in params)
         outer = _outermost(fn)
