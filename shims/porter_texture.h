@@ -496,33 +496,62 @@ inline hipError_t porter_tex_memcpy_from_array(void* dst, porter_tex_array_const
     return e == hipSuccess ? hipStreamSynchronize(0) : e;
 }
 
-// cudaMemcpy3D: with an array on either side, extent.width and pos.x count elements, as in CUDA
-inline hipError_t porter_tex_memcpy_3d_async(const porter_tex_memcpy3d_parms* p, hipStream_t stream = 0) {
+namespace porter_tex {
+// porter's parameters as HIP's: with an array on either side, extent.width and pos.x count elements, as in CUDA
+inline hipError_t hip_parms(const porter_tex_memcpy3d_parms* p, hipMemcpy3DParms* q) {
     if (p == nullptr) return hipErrorInvalidValue;
-    hipMemcpy3DParms q = {};
-    q.srcPos = p->srcPos;
-    q.dstPos = p->dstPos;
-    q.srcPtr = p->srcPtr;
-    q.dstPtr = p->dstPtr;
-    q.extent = p->extent;
-    q.kind = p->kind;
+    *q = hipMemcpy3DParms{};
+    q->srcPos = p->srcPos;
+    q->dstPos = p->dstPos;
+    q->srcPtr = p->srcPtr;
+    q->dstPtr = p->dstPtr;
+    q->extent = p->extent;
+    q->kind = p->kind;
     size_t elem = 1;
     if (p->srcArray != nullptr) {
-        hipError_t e = porter_tex::array_pointer(p->srcArray, q.srcPtr, elem);
+        hipError_t e = array_pointer(p->srcArray, q->srcPtr, elem);
         if (e != hipSuccess) return e;
     }
     if (p->dstArray != nullptr) {
-        hipError_t e = porter_tex::array_pointer(p->dstArray, q.dstPtr, elem);
+        hipError_t e = array_pointer(p->dstArray, q->dstPtr, elem);
         if (e != hipSuccess) return e;
     }
     if (p->srcArray != nullptr || p->dstArray != nullptr) {
-        q.extent.width *= elem;
-        q.srcPos.x *= elem;
-        q.dstPos.x *= elem;
+        q->extent.width *= elem;
+        q->srcPos.x *= elem;
+        q->dstPos.x *= elem;
     }
-    q.extent.height = q.extent.height ? q.extent.height : 1;
-    q.extent.depth = q.extent.depth ? q.extent.depth : 1;
-    return hipMemcpy3DAsync(&q, stream);
+    q->extent.height = q->extent.height ? q->extent.height : 1;
+    q->extent.depth = q->extent.depth ? q->extent.depth : 1;
+    return hipSuccess;
+}
+}  // namespace porter_tex
+
+// cudaMemcpy3D: with an array on either side, extent.width and pos.x count elements, as in CUDA
+inline hipError_t porter_tex_memcpy_3d_async(const porter_tex_memcpy3d_parms* p, hipStream_t stream = 0) {
+    hipMemcpy3DParms q;
+    hipError_t e = porter_tex::hip_parms(p, &q);
+    return e == hipSuccess ? hipMemcpy3DAsync(&q, stream) : e;
+}
+
+// graph memcpy nodes given porter's parameters (cudaMemcpy3DParms is porter's type on these targets): HIP's calls
+// with the parameters converted (arrays become their pitched memory); C++ overloads beside HIP's C functions
+inline hipError_t hipGraphAddMemcpyNode(hipGraphNode_t* node, hipGraph_t graph, const hipGraphNode_t* deps,
+                                        size_t count, const porter_tex_memcpy3d_parms* p) {
+    hipMemcpy3DParms q;
+    hipError_t e = porter_tex::hip_parms(p, &q);
+    return e == hipSuccess ? hipGraphAddMemcpyNode(node, graph, deps, count, &q) : e;
+}
+inline hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node, const porter_tex_memcpy3d_parms* p) {
+    hipMemcpy3DParms q;
+    hipError_t e = porter_tex::hip_parms(p, &q);
+    return e == hipSuccess ? hipGraphMemcpyNodeSetParams(node, &q) : e;
+}
+inline hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t exec, hipGraphNode_t node,
+                                                  const porter_tex_memcpy3d_parms* p) {
+    hipMemcpy3DParms q;
+    hipError_t e = porter_tex::hip_parms(p, &q);
+    return e == hipSuccess ? hipGraphExecMemcpyNodeSetParams(exec, node, &q) : e;
 }
 inline hipError_t porter_tex_memcpy_3d(const porter_tex_memcpy3d_parms* p) {
     hipError_t e = porter_tex_memcpy_3d_async(p, 0);

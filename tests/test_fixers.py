@@ -12,6 +12,7 @@ import pytest
 
 from porter.build.results import Diagnostic
 from porter.fix.rules import all_rules, apply_fixers, header_for
+from porter.targets import resolve_target
 from porter.translate import RocmVersion
 
 ROCM7_WARPSIZE = """#include <hip/hip_runtime.h>
@@ -89,6 +90,15 @@ __host__ __device__ inline float inv_cbrt(float x) { return rcbrtf(x); }
 float host_side(float x) { return inv_cbrt(x); }
 """,
         '#include "porter_shims/porter_host_math.h"  // porter shim',
+    ),
+    "surface-read-value": (  # gfx90a and gfx942 alike: the shim's overload over HIP's surf2Dread(&v, ...)
+        None,
+        """#include <hip/hip_runtime.h>
+__global__ void k(hipSurfaceObject_t s, float* out) {
+  out[0] = surf2Dread<float>(s, 4, 0, hipBoundaryModeClamp);
+}
+""",
+        '#include "porter_shims/porter_surface_reads.h"  // porter shim',
     ),
     "device-prop-field": (  # a field no HIP release has (the translator rewrites it; here code it did not see)
         None,
@@ -175,6 +185,8 @@ def test_rule_fixes_real_error(rule_id: str, hip_toolchain, tmp_path: Path) -> N
     from porter.build.environment import HipccEnvironment
 
     prelude, before, expected_line = CASES[rule_id]
+    if rule_id == "surface-read-value" and not resolve_target(hip_toolchain.arch).image_support:
+        pytest.skip(f"{hip_toolchain.arch} has no image support: surfaces go to porter_texture.h there, not HIP's reads")
     root = tmp_path / "out"
     root.mkdir()
     suffix = ".cpp" if rule_id == "missing-hip-include" else ".hip"

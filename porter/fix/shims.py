@@ -75,8 +75,10 @@ def _present_re(shims: tuple[str, ...]) -> re.Pattern[str]:
 
 def _uses(code: str, ident: str, cg_aliases: set[str], present: set[str]) -> bool:
     if "::" in ident:
-        _, name = ident.rsplit("::", 1)
-        return name in present and any(re.search(rf"\b{re.escape(ns)}::{re.escape(name)}\b", code) for ns in cg_aliases)
+        ns, name = ident.rsplit("::", 1)
+        # cooperative_groups is usually reached through an alias (cg::reduce); other namespaces as written
+        spellings = cg_aliases if ns == "cooperative_groups" else {ns}
+        return name in present and any(re.search(rf"\b{re.escape(n)}::{re.escape(name)}\b", code) for n in spellings)
     return ident in present
 
 

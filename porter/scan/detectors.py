@@ -698,13 +698,12 @@ _CLOCK_RATE_TEXT = re.compile(rb"hipDeviceAttributeClockRate|cudaDevAttrClockRat
 
 # --- libcu++ --------------------------------------------------------------------------------------------
 
+# cuda::atomic and cuda::atomic_ref are not here: porter's shim (porter_cuda_atomic.h) provides them
 LIBCUDACXX = {
     "barrier": "use __syncthreads() / cooperative groups sync, or libhipcxx where available",
     "pipeline": "stage copies through registers/shared memory with __syncthreads()",
     "make_pipeline": "stage copies through registers/shared memory with __syncthreads()",
     "memcpy_async": "copy with ordinary loads/stores and __syncthreads()",
-    "atomic": "use HIP atomics (atomicAdd… / __hip_atomic_* with __HIP_MEMORY_SCOPE_*)",
-    "atomic_ref": "use HIP atomics (atomicAdd… / __hip_atomic_* with __HIP_MEMORY_SCOPE_*)",
     "atomic_thread_fence": "use __threadfence()/__threadfence_block()/__threadfence_system()",
     "annotated_ptr": "drop the access-property annotation",
     "access_property": "drop the access-property annotation",
@@ -715,7 +714,6 @@ LIBCUDACXX = {
 LIBCUDACXX_HEADERS = (
     "cuda/barrier",
     "cuda/pipeline",
-    "cuda/atomic",
     "cuda/annotated_ptr",
     "cuda/memory_resource",
 )
