@@ -1,7 +1,7 @@
 // porter shim: CUDA warp-synchronous intrinsics for HIP: HIP's own where it has them, else porter's.
 //
 // Provides __shfl_sync, __shfl_up_sync, __shfl_down_sync, __shfl_xor_sync, __ballot_sync, __any_sync,
-// __all_sync and __activemask. porter includes this header BEFORE the file's first HIP include, because:
+// __all_sync, __activemask, __match_any_sync and __match_all_sync. porter includes this header BEFORE the file's first HIP include, because:
 // - ROCm 6.2 to 6.4 ship these builtins but declare them only when HIP_ENABLE_WARP_SYNC_BUILTINS is defined before
 //   the first HIP header (hip/amd_detail/amd_warp_sync_functions.h, amd_warp_functions.h for __activemask). This
 //   header defines it when no HIP header came first, so HIP's own builtins are used.
@@ -83,6 +83,27 @@ __device__ inline int __all_sync(MaskT mask, int predicate) {
 }
 
 __device__ inline unsigned long long __activemask() { return __ballot(1); }
+
+// __match_any_sync/__match_all_sync: each lane of the mask compares its value with every other lane's (one shuffle
+// per lane of the wavefront; HIP's own are builtins from 6.2)
+template <typename MaskT, typename T>
+__device__ inline unsigned long long __match_any_sync(MaskT mask, T value) {
+    const unsigned long long lanes = porter_widen_mask(mask);
+    unsigned long long same = 0;
+    for (int lane = 0; lane < warpSize; ++lane) {
+        const T other = __shfl(value, lane);
+        if (((lanes >> lane) & 1ull) && other == value) same |= 1ull << lane;
+    }
+    return same;
+}
+
+template <typename MaskT, typename T>
+__device__ inline unsigned long long __match_all_sync(MaskT mask, T value, int* pred) {
+    const unsigned long long lanes = porter_widen_mask(mask);
+    const bool all = (__match_any_sync(mask, value) & lanes) == (lanes & __ballot(1));
+    *pred = all;
+    return all ? lanes : 0ull;
+}
 
 #define PORTER_WARP_SYNC_STAND_INS 1  // porter's versions are in use (tests and reviewers can tell)
 #endif  // no HIP warp-sync builtins
