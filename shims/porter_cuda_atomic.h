@@ -10,6 +10,13 @@
 #include <atomic>
 #include <hip/hip_runtime.h>
 
+#ifndef PORTER_CUDA_THREAD_SCOPE  // shared with porter_cuda_atomic.h / porter_cuda_pipeline.h
+#define PORTER_CUDA_THREAD_SCOPE
+namespace cuda {
+enum thread_scope { thread_scope_system = 0, thread_scope_device = 1, thread_scope_block = 2, thread_scope_thread = 3 };
+}  // namespace cuda
+#endif
+
 namespace cuda {
 namespace std {
 using ::std::memory_order;
@@ -21,7 +28,6 @@ using ::std::memory_order_release;
 using ::std::memory_order_seq_cst;
 }  // namespace std
 
-enum thread_scope { thread_scope_system = 0, thread_scope_device = 1, thread_scope_block = 2, thread_scope_thread = 3 };
 
 namespace porter_detail {
 template <thread_scope S>

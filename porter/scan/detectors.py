@@ -698,22 +698,19 @@ _CLOCK_RATE_TEXT = re.compile(rb"hipDeviceAttributeClockRate|cudaDevAttrClockRat
 
 # --- libcu++ --------------------------------------------------------------------------------------------
 
-# cuda::atomic and cuda::atomic_ref are not here: porter's shim (porter_cuda_atomic.h) provides them
+# cuda::atomic, cuda::atomic_ref and cuda::pipeline are not here: porter's shims (porter_cuda_atomic.h,
+# porter_cuda_pipeline.h) provide them; cuda::memcpy_async stays for its cuda::barrier form
 LIBCUDACXX = {
     "barrier": "use __syncthreads() / cooperative groups sync, or libhipcxx where available",
-    "pipeline": "stage copies through registers/shared memory with __syncthreads()",
-    "make_pipeline": "stage copies through registers/shared memory with __syncthreads()",
     "memcpy_async": "copy with ordinary loads/stores and __syncthreads()",
     "atomic_thread_fence": "use __threadfence()/__threadfence_block()/__threadfence_system()",
     "annotated_ptr": "drop the access-property annotation",
     "access_property": "drop the access-property annotation",
     "apply_access_property": "drop the call",
     "discard_memory": "drop the call",
-    "aligned_size_t": "pass a plain size",
 }
 LIBCUDACXX_HEADERS = (
     "cuda/barrier",
-    "cuda/pipeline",
     "cuda/annotated_ptr",
     "cuda/memory_resource",
 )
