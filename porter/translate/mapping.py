@@ -284,25 +284,24 @@ def _parse_api_map() -> ApiMap:
 
 
 @functools.cache
-def _shimmed_names() -> dict[str, RocmVersion | None]:
-    """HIP names porter's shims provide (shims/index.toml, data the fix stage installs from), each with the ROCm
-    from which HIP has it itself (None: no HIP has it)."""
+def _backfilled_names() -> dict[str, RocmVersion]:
+    """HIP names porter's version-gap shims supply for older ROCm (shims/index.toml entries with `needed_before`:
+    data the fix stage installs from), each with the ROCm from which HIP has it itself. Shims without
+    `needed_before` list the names that call for them, which they need not define, so they do not count."""
     from porter.resources import resource_dir
 
     index = tomllib.loads((resource_dir("shims") / "index.toml").read_text("utf-8"))
-    names: dict[str, RocmVersion | None] = {}
+    names: dict[str, RocmVersion] = {}
     for shim, row in index.items():
         before = _version(row.get("needed_before"), f"shims/index.toml: {shim}")
+        if before is None:
+            continue
         for name in row.get("provides", ()):
-            known = names.get(name, before)
-            names[name] = None if known is None or before is None else max(known, before)
+            names[name] = max(names.get(name, before), before)
     return names
 
 
 def shim_covers(hip_name: str, rocm: RocmVersion | None) -> bool:
-    """Whether a porter shim provides `hip_name` for a port to `rocm` (then an older ROCm is no leftover)."""
-    names = _shimmed_names()
-    if hip_name not in names:
-        return False
-    before = names[hip_name]
-    return before is None or rocm is None or rocm < before
+    """Whether a porter shim supplies `hip_name` for a port to `rocm` (then an older ROCm is no leftover)."""
+    before = _backfilled_names().get(hip_name)
+    return before is not None and (rocm is None or rocm < before)
