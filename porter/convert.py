@@ -6,6 +6,7 @@ translation itself (porter.translate) is pure.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import functools
 import hashlib
@@ -471,11 +472,43 @@ def _tuning(output_root: Path, config: PortConfig, written: list[Path], report: 
     root = output_root.resolve()
     files = [f for f in written if share is None or
              (f.resolve().is_relative_to(root) and share(f.resolve().relative_to(root).as_posix()))]
+    # the facts come from compiling every kernel unit again (hipcc remarks, nvcc -v): reuse the last run's while
+    # nothing they are computed from changed, so that a second convert of an unchanged tree compiles nothing
+    cache = output_root / STATE_DIR / "tune-facts.json"
+    key = _tuning_key(root, files, config)
+    try:
+        saved = json.loads(cache.read_text("utf-8"))
+        if saved.get("key") == key:
+            report.tuning = saved["sites"]
+            if saved.get("warning"):
+                report.warnings.append(saved["warning"])
+            return list(saved["hints"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
     facts = port_facts(output_root, config.target, files=files, toolchain=config.toolchain)
     report.tuning = facts.sites
     if facts.warning:
         report.warnings.append(facts.warning)
+    with contextlib.suppress(OSError):
+        atomic_write(cache, json.dumps({"key": key, "sites": facts.sites, "hints": facts.hints,
+                                        "warning": facts.warning}).encode())
     return facts.hints
+
+
+def _tuning_key(root: Path, files: list[Path], config: PortConfig) -> str:
+    """What porter tune's facts for a port depend on: the sources and headers of the tree (kernels, launch sites
+    and what they include), the files asked about, the target, the toolchain and the nvcc on this machine."""
+    from porter.build import HEADER_SUFFIXES, SOURCE_SUFFIXES, walk_files
+    from porter.tune import find_nvcc
+
+    digest = hashlib.sha256(json.dumps([__version__, config.target, config.toolchain, str(find_nvcc()),
+                                        os.environ.get("PORTER_HIPCC", ""),
+                                        sorted(f.resolve().as_posix() for f in files)]).encode())
+    for path in walk_files(root):
+        if path.suffix.lower() in SOURCE_SUFFIXES | HEADER_SUFFIXES:
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
 
 
 def resume(output: Path, console: Console, report_path: Path | None = None, **options: object) -> Report:

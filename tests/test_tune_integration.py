@@ -73,3 +73,33 @@ def test_convert_reports_per_kernel_facts(tmp_path: Path) -> None:
     assert site["vgprs"] > 0 and site["limiter"] == "LDS" and site["occupancy_percent"] == 12.5
     assert site["suggested_block"] == 512 and site["suggestion_safe"] is True
     assert "occupancy: main.cu:14: staged 12% on MI300X, LDS-limited" in result.output
+
+
+@pytest.mark.hipcc
+def test_a_second_convert_of_an_unchanged_tree_reuses_the_facts(tmp_path: Path, monkeypatch) -> None:
+    """The facts cost a compile of every kernel unit: an unchanged tree must not pay it again (issue 11: a second
+    convert compiles nothing), and an edited source must."""
+    if shutil.which("hipcc") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("hipcc not found (required in CI)")
+        pytest.skip("hipcc not found")
+    import porter.tune
+
+    calls = []
+    real = porter.tune.port_facts
+    monkeypatch.setattr(porter.tune, "port_facts", lambda *a, **k: calls.append(1) or real(*a, **k))
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.cu").write_bytes(CUDA)
+    out = tmp_path / "out"
+    args = ["convert", str(tmp_path / "src"), "-o", str(out), "--target", "MI300X"]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    facts = json.loads((out / ".porter" / "report.json").read_text())["tuning"]
+    second = runner.invoke(app, args)
+    assert second.exit_code == 0, second.output
+    assert len(calls) == 1 and json.loads((out / ".porter" / "report.json").read_text())["tuning"] == facts
+    (tmp_path / "src" / "main.cu").write_bytes(CUDA.replace(b"16384", b"8192"))
+    third = runner.invoke(app, args)
+    assert third.exit_code == 0, third.output
+    assert len(calls) == 2
+    assert json.loads((out / ".porter" / "report.json").read_text())["tuning"][0]["dynamic_lds"] == "8192"
