@@ -449,8 +449,8 @@ def _fix(output_root: Path, config: PortConfig, report: Report, written: list[Pa
     path = report_path or output_root / STATE_DIR / "report.json"
     # a resumed run's edits add to those of the run it continues
     edited = set(report.fix_loop.get("edited") or []) if earlier_tasks is not None else set()
-    tuning = _tuning(output_root, config, written, report, shard.owns if shard else None)
     before = _hashes(output_root, report)
+    tuning = _tuning(output_root, config, written, report, before, shard.owns if shard else None)
     outcome = run_fix_loop(output_root, config, report.fix_loop, files=written, findings=report.findings,
                            console=console, share=shard.owns if shard else None, earlier_tasks=earlier_tasks,
                            checkpoint=lambda: report.write_json(path), tuning=tuning)
@@ -462,7 +462,7 @@ def _fix(output_root: Path, config: PortConfig, report: Report, written: list[Pa
     report.fix_loop["ok"] = outcome.status in (LoopStatus.OK, LoopStatus.SKIPPED, LoopStatus.NO_TOOLCHAIN)
 
 
-def _tuning(output_root: Path, config: PortConfig, written: list[Path], report: Report,
+def _tuning(output_root: Path, config: PortConfig, written: list[Path], report: Report, digests: dict[str, str],
             share: Callable[[str], bool] | None = None) -> list[str]:
     """porter tune's per-launch facts for the report (a shard's own files only); their one-line form for the agent."""
     try:
@@ -475,7 +475,7 @@ def _tuning(output_root: Path, config: PortConfig, written: list[Path], report: 
     # the facts come from compiling every kernel unit again (hipcc remarks, nvcc -v): reuse the last run's while
     # nothing they are computed from changed, so that a second convert of an unchanged tree compiles nothing
     cache = output_root / STATE_DIR / "tune-facts.json"
-    key = _tuning_key(root, files, config)
+    key = _tuning_key(files, config, digests)
     try:
         saved = json.loads(cache.read_text("utf-8"))
         if saved.get("key") == key:
@@ -495,20 +495,16 @@ def _tuning(output_root: Path, config: PortConfig, written: list[Path], report: 
     return facts.hints
 
 
-def _tuning_key(root: Path, files: list[Path], config: PortConfig) -> str:
-    """What porter tune's facts for a port depend on: the sources and headers of the tree (kernels, launch sites
-    and what they include), the files asked about, the target, the toolchain and the nvcc on this machine."""
-    from porter.build import HEADER_SUFFIXES, SOURCE_SUFFIXES, walk_files
+def _tuning_key(files: list[Path], config: PortConfig, digests: dict[str, str]) -> str:
+    """What porter tune's facts for a port depend on: the port's files (`digests`, from _hashes: kernels, launch
+    sites and the headers they include; porter's shims come with its version), the files asked about, the target,
+    the toolchain and the nvcc on this machine."""
     from porter.tune import find_nvcc
 
-    digest = hashlib.sha256(json.dumps([__version__, config.target, config.toolchain, str(find_nvcc()),
-                                        os.environ.get("PORTER_HIPCC", ""),
-                                        sorted(f.resolve().as_posix() for f in files)]).encode())
-    for path in walk_files(root):
-        if path.suffix.lower() in SOURCE_SUFFIXES | HEADER_SUFFIXES:
-            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()
+    return hashlib.sha256(json.dumps([__version__, config.target, config.toolchain, str(find_nvcc()),
+                                      os.environ.get("PORTER_HIPCC", ""),
+                                      sorted(f.resolve().as_posix() for f in files),
+                                      sorted(digests.items())]).encode()).hexdigest()
 
 
 def resume(output: Path, console: Console, report_path: Path | None = None, **options: object) -> Report:
