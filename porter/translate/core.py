@@ -71,7 +71,49 @@ class Edit(NamedTuple):
 
 def translate(source: bytes, options: TranslateOptions | None = None, api_map: ApiMap | None = None) -> TranslationResult:
     options = options or TranslateOptions()
-    return _Translation(source, options, api_map or load_api_map()).run()
+    joined, launches = join_spaced_launches(source)
+    result = _Translation(joined, options, api_map or load_api_map()).run()
+    if launches:
+        result.conversions.extend(Conversion("launch", "<< < ... >> >", "<<< ... >>>", line) for line in launches)
+        result.conversions.sort(key=lambda c: c.line)
+    return result
+
+
+# nvcc reads `k << <g, b >> > (args)` (a formatter's spacing) as a launch; clang's chevrons are single tokens
+_SPACED_OPENER = re.compile(rb"<[ \t]*<[ \t]*<(?!<)")
+_SPACED_CLOSER = re.compile(rb">[ \t]*>[ \t]*>(?=\s*\()")
+_LAUNCH_CONFIG_END = re.compile(rb"[;{}]|>[ \t]*>[ \t]*>")
+
+
+def join_spaced_launches(source: bytes) -> tuple[bytes, list[int]]:
+    """`<< <` ... `>> >` (spaces between the chevrons) joined into `<<<` ... `>>>`; with the lines changed.
+
+    Only where the spaced opener follows a kernel's name or template arguments and its closer comes before the next
+    `;`, `{` or `}` and is followed by the argument list; `operator<< <T>` (explicit template arguments of an
+    operator) and text in comments and literals stay."""
+    if not re.search(rb"<[ \t]+<", source):  # cheap test first: nearly every file has none
+        return source, []
+    layout = Layout(source)
+    lines = LineIndex(source)
+    edits: list[tuple[int, int, bytes]] = []
+    for m in _SPACED_OPENER.finditer(source):
+        if m.group() == b"<<<" or layout.in_comment_or_literal(m.start()):
+            continue
+        before = source[: m.start()].rstrip()
+        if not before or not (before[-1:].isalnum() or before[-1:] in b"_>") or re.search(rb"\boperator$", before):
+            continue
+        end = _LAUNCH_CONFIG_END.search(source, m.end())
+        if end is None or not _SPACED_CLOSER.match(source, end.start()):
+            continue
+        edits += [(m.start(), m.end(), b"<<<"), (end.start(), end.end(), b">>>")]
+    if not edits:
+        return source, []
+    out, pos = [], 0
+    for start, stop, text in edits:
+        out += [source[pos:start], text]
+        pos = stop
+    out.append(source[pos:])
+    return b"".join(out), [lines.line(start) for start, _, text in edits if text == b"<<<"]
 
 
 # a name right after one of these is neither a member (`.x`, `->x`) nor a #define's name (which follows a space)
