@@ -217,6 +217,34 @@ __device__ static inline __hip_bfloat162 __shfl_xor(__hip_bfloat162 v, int mask,
     return __hip_bfloat162(__shfl_xor(v.x, mask, width), __shfl_xor(v.y, mask, width));
 }
 
+// --- atomicAdd, as porter_half_atomics.h has it for HIP's own bfloat16 from 5.7: a compare-and-swap loop on the
+// aligned 32-bit word (a pair is atomic as a whole; CUDA promises each half separately)
+__device__ static inline __hip_bfloat16 atomicAdd(__hip_bfloat16* address, __hip_bfloat16 val) {
+    const uintptr_t at = reinterpret_cast<uintptr_t>(address);
+    unsigned int* word = reinterpret_cast<unsigned int*>(at & ~uintptr_t(3));
+    const unsigned int shift = (at & 2) ? 16u : 0u;
+    unsigned int old = *word, assumed;
+    do {
+        assumed = old;
+        const __hip_bfloat16 sum = __hadd(porter_bf16_make(static_cast<unsigned short>((assumed >> shift) & 0xffffu)), val);
+        old = atomicCAS(word, assumed, (assumed & ~(0xffffu << shift)) | (static_cast<unsigned int>(sum.data) << shift));
+    } while (old != assumed);
+    return porter_bf16_make(static_cast<unsigned short>((old >> shift) & 0xffffu));
+}
+__device__ static inline __hip_bfloat162 atomicAdd(__hip_bfloat162* address, __hip_bfloat162 val) {
+    unsigned int* word = reinterpret_cast<unsigned int*>(address);
+    unsigned int old = *word, assumed;
+    do {
+        assumed = old;
+        const __hip_bfloat162 sum = __hadd2(__hip_bfloat162(porter_bf16_make(static_cast<unsigned short>(assumed & 0xffffu)),
+                                                            porter_bf16_make(static_cast<unsigned short>(assumed >> 16))),
+                                            val);
+        old = atomicCAS(word, assumed, static_cast<unsigned int>(sum.x.data) | (static_cast<unsigned int>(sum.y.data) << 16));
+    } while (old != assumed);
+    return __hip_bfloat162(porter_bf16_make(static_cast<unsigned short>(old & 0xffffu)),
+                           porter_bf16_make(static_cast<unsigned short>(old >> 16)));
+}
+
 #else
 #include <hip/hip_bf16.h>
 #endif

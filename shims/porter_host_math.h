@@ -42,3 +42,14 @@ static __host__ inline double norm3d(double a, double b, double c) { return port
 static __host__ inline float rnorm3df(float a, float b, float c) { return static_cast<float>(1.0 / porter_host_math::norm3(a, b, c)); }
 static __host__ inline double rnorm3d(double a, double b, double c) { return 1.0 / porter_host_math::norm3(a, b, c); }
 static __host__ inline float fdividef(float x, float y) { return x / y; }
+// The classification functions: CUDA's math headers declare ::isfinite/::isnan/::isinf/::signbit for the host, so
+// host code may call them unqualified after <cmath> alone; HIP's global ones are __device__ ("no matching function
+// for call to 'isfinite'" in a host function). These forward to <cmath>'s, with the same results.
+static __host__ inline bool isfinite(float x) { return std::isfinite(x); }
+static __host__ inline bool isfinite(double x) { return std::isfinite(x); }
+static __host__ inline bool isnan(float x) { return std::isnan(x); }
+static __host__ inline bool isnan(double x) { return std::isnan(x); }
+static __host__ inline bool isinf(float x) { return std::isinf(x); }
+static __host__ inline bool isinf(double x) { return std::isinf(x); }
+static __host__ inline bool signbit(float x) { return std::signbit(x); }
+static __host__ inline bool signbit(double x) { return std::signbit(x); }

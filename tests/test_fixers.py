@@ -160,6 +160,30 @@ __global__ void k(float* p) {
 """,
         "  v += __shfl_down_sync(static_cast<unsigned long long>(FULL_MASK), v, 1);",
     ),
+    "atomic-add-16-bit": (  # CUDA's atomicAdd on __half/__half2, which no HIP up to 6.4 has
+        None,
+        """#include <hip/hip_runtime.h>
+#include <hip/hip_fp16.h>
+__global__ void k(__half* h, __half2* h2) {
+  atomicAdd(h + threadIdx.x, __float2half(1.0f));
+  atomicAdd(h2, __floats2half2_rn(1.0f, 2.0f));
+}
+""",
+        '#include "porter_shims/porter_half_atomics.h"  // porter shim',
+    ),
+    "host-math-classification": (  # host code calling isfinite unqualified after <cmath> alone, as nvcc allows
+        None,
+        """#include <hip/hip_runtime.h>
+#include <cmath>
+template <class T> int countBad(const T* v, int n) {
+  int bad = 0;
+  for (int i = 0; i < n; i++) bad += !isfinite(v[i]);
+  return bad;
+}
+int run(const float* v, int n) { return countBad(v, n); }
+""",
+        '#include "porter_shims/porter_host_math.h"  // porter shim',
+    ),
     "cg-member-call": (
         None,
         """#include <hip/hip_runtime.h>

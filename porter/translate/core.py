@@ -79,6 +79,14 @@ def translate(source: bytes, options: TranslateOptions | None = None, api_map: A
     return result
 
 
+# an unported enumerator's case label: `case NAME:` and where its statements may end (the next label or the switch's end)
+_CASE_BEFORE = re.compile(rb"\bcase[ \t]+$")
+_LABEL_END = re.compile(rb"[ \t]*:(?!:)")
+_LABEL_FOLLOWS = re.compile(rb"\s*(?:case\b|default\s*:)")
+_NEXT_LABEL = re.compile(rb"\bcase\b|\bdefault\s*:|\}")
+_JUMP_BEFORE = re.compile(rb"(?:^|[;{}:])\s*(?:return\b[^;{}]*|break|continue|goto\s+\w+|throw\b[^;{}]*);$")
+
+
 # nvcc reads `k << <g, b >> > (args)` (a formatter's spacing) as a launch; clang's chevrons are single tokens
 _SPACED_OPENER = re.compile(rb"<[ \t]*<[ \t]*<(?!<)")
 _SPACED_CLOSER = re.compile(rb">[ \t]*>[ \t]*>(?=\s*\()")
@@ -218,6 +226,8 @@ class _Translation:
             self._cg_member_calls(cg_calls)
         if self._shaped and self.tree is not None:
             self._call_shapes(candidates)
+        if candidates and b"case" in self.source:
+            self._unported_case_labels(candidates)
         self._identifiers(candidates)
         if self._collapsing and self.tree is not None:
             self._collapsed_overloads()
@@ -571,6 +581,45 @@ class _Translation:
         self.edits.append(Edit(arg.start_byte, arg.start_byte, b"HIP_SYMBOL("))
         self.edits.append(Edit(arg.end_byte, arg.end_byte, b")"))
         self.result.conversions.append(Conversion("symbol", arg.text.decode("utf-8", "replace"), "HIP_SYMBOL", self.lines.line(start)))
+
+    def _unported_case_labels(self, candidates: list[tuple[int, int, str]]) -> None:
+        """`case CUFFT_LICENSE_ERROR: return "...";`: an enumerator HIP lacks cannot occur in HIP's enum, so its case
+        can never be taken; the label and its statements (up to the next label) go under `#if 0`. Only where nothing
+        falls into it: the case starts the switch or follows a jump (return, break, continue, goto, throw); a label
+        stacked on another (`case A: case X:`) loses only itself. Helper headers' error-string switches need this."""
+        source, code, layout = self.source, self.layout.code, self.layout
+        for start, end, name in candidates:
+            entry = self.map.apis.get(name)
+            if entry is None or entry.hip is not None or entry.kind not in ("enum", "enumerator", "constant"):
+                continue
+            label = _CASE_BEFORE.search(code, max(0, start - 32), start)
+            after = _LABEL_END.match(code, end)
+            if label is None or after is None or layout.in_directive(start):
+                continue
+            before = code[max(0, label.start() - 4096) : label.start()].rstrip()
+            follows = _LABEL_FOLLOWS.match(code, after.end())
+            if before.endswith(b":") and not before.endswith(b"::"):
+                stop = after.end()  # stacked label: the statements belong to the label before it too
+            elif before.endswith(b"{") or _JUMP_BEFORE.search(before):
+                nxt = _NEXT_LABEL.search(code, after.end())
+                if nxt is None or b"{" in code[after.end() : nxt.start()]:
+                    continue  # a block in the case: leave it to the compiler and the agent
+                stop = nxt.start()
+            else:
+                continue
+            if follows is not None and stop != after.end():
+                stop = after.end()
+            line_start = source.rfind(b"\n", 0, label.start()) + 1
+            opener = b"#if 0  // porter: " + name.encode() + b" has no HIP equivalent, so this case cannot occur\n"
+            at = line_start if not source[line_start : label.start()].strip() else label.start()
+            self.edits.append(Edit(at, at, opener if at == line_start else b"\n" + opener))
+            stop_line = source.rfind(b"\n", 0, stop) + 1
+            if source[stop_line:stop].strip():
+                self.edits.append(Edit(stop, stop, b"\n#endif\n"))
+            else:
+                self.edits.append(Edit(stop_line, stop_line, b"#endif\n"))
+            self._claimed.add(start)
+            self.result.conversions.append(Conversion("case-label", f"case {name}:", "#if 0", self.lines.line(start)))
 
     def _unconverted(self, name: str, offset: int, reason: Reason, family: str, detail: str) -> None:
         if reason in (Reason.NO_HIP_EQUIVALENT, Reason.NOT_MAPPED) and (feature := self.map.cuda_only(name)):
