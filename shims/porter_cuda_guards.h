@@ -6,6 +6,9 @@
 // `#include <cuda_runtime.h>` left in the code would be skipped silently instead of failing. Code that
 // tests these guards to pick CUDA-only paths (inline PTX, nvcc pragmas) still needs porting by hand.
 // __CUDACC__ is NOT defined: it would switch libraries into nvcc mode.
+// CUDART_VERSION and CUDA_VERSION (code gates features on them: `#if CUDART_VERSION >= 2020`) are defined as 12000,
+// CUDA 12.0, the API level porter's maps translate; left undefined they would read as 0 and pick the oldest
+// branch. porter reports every comparison so that a person checks the branch taken.
 #ifndef PORTER_CUDA_GUARDS_H
 #define PORTER_CUDA_GUARDS_H
 
@@ -23,6 +26,13 @@
 #endif
 #ifndef __CUDA_BF16_H__
 #define __CUDA_BF16_H__
+#endif
+
+#ifndef CUDART_VERSION
+#define CUDART_VERSION 12000
+#endif
+#ifndef CUDA_VERSION
+#define CUDA_VERSION 12000
 #endif
 
 #endif  // PORTER_CUDA_GUARDS_H
