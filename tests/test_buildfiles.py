@@ -100,10 +100,15 @@ def test_architectures_from_a_variable_are_reported() -> None:
     assert names(r) == ["${MY_ARCHS}"] and r.unconverted[0].reason is Reason.NOT_MAPPED
 
 
-def test_architectures_after_project_warn() -> None:
-    r = port("project(x LANGUAGES CUDA)\nset(CMAKE_CUDA_ARCHITECTURES 80)\n")
-    assert any("CMAKE_HIP_ARCHITECTURES" in w for w in r.warnings)
-    assert not port("set(CMAKE_CUDA_ARCHITECTURES 80)\nproject(x LANGUAGES CUDA)\n").warnings
+def test_architectures_after_project_are_also_set_before_it() -> None:
+    """nvcc has default architectures, CMake's HIP support needs them when project() enables the language (no GPU
+    to detect on a CI machine): the value is set before project() too, unless the user gives one."""
+    r = port("project(x LANGUAGES CUDA)\nset(CMAKE_CUDA_ARCHITECTURES 80)\n", target="gfx90a")
+    assert r.output.decode() == ("if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)\n  set(CMAKE_HIP_ARCHITECTURES gfx90a)\n"
+                                 "endif()\nproject(x LANGUAGES HIP)\nset(CMAKE_HIP_ARCHITECTURES gfx90a)\n")
+    assert not r.warnings
+    before = port("set(CMAKE_CUDA_ARCHITECTURES 80)\nproject(x LANGUAGES CUDA)\n", target="gfx90a")
+    assert before.output.decode() == "set(CMAKE_HIP_ARCHITECTURES gfx90a)\nproject(x LANGUAGES HIP)\n"
 
 
 def test_separable_compilation_is_reported_unless_off() -> None:

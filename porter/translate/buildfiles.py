@@ -679,6 +679,7 @@ class _CMake:
         self.cuda_find: list[_Command] = []
         self.has_language = False
         self.language_at: int | None = None
+        self.arch_before_language = False
         for cmd in self.commands:
             if cmd.lname == "message":
                 continue
@@ -839,10 +840,17 @@ class _CMake:
                 self.s.replace(start, start + 4, "HIP", cuda=m.group(0))
 
     def _arch_after_language(self, cmd: _Command) -> None:
-        if self.language_at is not None and cmd.start > self.language_at:
-            self.s.warnings.append(
-                f"line {self.s.line(cmd.start)}: CMAKE_HIP_ARCHITECTURES is set after the HIP language is "
-                "enabled; CMake needs it earlier (or -DCMAKE_HIP_ARCHITECTURES=...) where no GPU can be detected")
+        """CUDA's architectures may be set after project(... CUDA) (nvcc has a default); CMake's HIP support needs
+        them when the language is enabled, where no GPU can be detected (a CI machine): the same value is set
+        before it too, unless the user gives one (-DCMAKE_HIP_ARCHITECTURES=...)."""
+        if self.language_at is None or cmd.start <= self.language_at or self.arch_before_language:
+            return
+        self.arch_before_language = True
+        at = self.s.line_start(self.language_at)
+        indent, nl = self.s.indent_at(self.language_at), self.s.newline
+        arch = offload_arch(self.s.options.target)
+        self.s.insert(at, f"{indent}if(NOT DEFINED CMAKE_HIP_ARCHITECTURES){nl}{indent}  set(CMAKE_HIP_ARCHITECTURES "
+                          f"{arch}){nl}{indent}endif(){nl}", cuda="CMAKE_CUDA_ARCHITECTURES after the language")
 
     @staticmethod
     def _after_language_kw(values: list[str], k: int) -> bool:
