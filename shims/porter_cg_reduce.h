@@ -3,8 +3,9 @@
 //
 // How this differs from CUDA: implemented as a butterfly of tile.shfl_xor over the tile size (power of two,
 // at most the wavefront size: 64 on CDNA, so tiles of 64 work here and not in CUDA). Every lane gets the
-// result, as in CUDA. Only thread_block_tile<N> is supported, not coalesced_group, and only types that
-// HIP's shuffles accept (int, unsigned, long long, float, double...). less/greater are binary functors
+// result, as in CUDA. A coalesced_group (e.g. from binary_partition or coalesced_threads) is reduced by a
+// shfl_down tree over its ranks, then rank 0's value is broadcast (op must be associative, as CUDA asks). Only
+// types that HIP's shuffles accept (int, unsigned, long long, float, double...). less/greater are binary functors
 // returning the smaller/larger value, which makes reduce a min/max reduction, as in CUDA.
 // Define PORTER_HIP_HAS_CG_REDUCE if your HIP provides these, to skip this header. HIP 7.13 is said to add
 // cooperative_groups::reduce (its changelog); this header then stands aside (HIP_VERSION >= 7.13).
@@ -42,6 +43,16 @@ __device__ inline T reduce(const thread_block_tile<Size, ParentT>& tile, T value
         value = op(value, tile.shfl_xor(value, offset));
     }
     return value;
+}
+
+template <typename T, typename Op>
+__device__ inline T reduce(const coalesced_group& group, T value, Op op) {
+    const unsigned int size = group.size(), rank = group.thread_rank();
+    for (unsigned int offset = 1; offset < size; offset *= 2) {
+        const T other = group.shfl_down(value, offset);
+        if (rank + offset < size) value = op(value, other);
+    }
+    return group.shfl(value, 0);
 }
 
 }  // namespace cooperative_groups

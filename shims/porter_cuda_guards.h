@@ -21,6 +21,9 @@
 #ifndef __DRIVER_TYPES_H__
 #define __DRIVER_TYPES_H__
 #endif
+#ifndef __cuda_cuda_h__  // cuda.h's (the driver API: HIP's runtime header declares it)
+#define __cuda_cuda_h__
+#endif
 #ifndef __CUDA_FP16_H__
 #define __CUDA_FP16_H__
 #endif

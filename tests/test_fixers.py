@@ -184,6 +184,15 @@ int run(const float* v, int n) { return countBad(v, n); }
 """,
         '#include "porter_shims/porter_host_math.h"  // porter shim',
     ),
+    "kernel-without-hip-include": (  # a .cu file defining a kernel with no include at all, as nvcc allows
+        None,
+        """__global__ void spin(volatile unsigned int* latch) {
+  while (latch[0] < 1) {
+  }
+}
+""",
+        "#include <hip/hip_runtime.h>",
+    ),
     "cg-member-call": (
         None,
         """#include <hip/hip_runtime.h>
