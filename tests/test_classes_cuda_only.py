@@ -135,6 +135,10 @@ def test_convert_reports_the_feature_and_explains_what_remains(tmp_path: Path) -
     ("use of undeclared identifier 'NvSciSyncObjAlloc'", "nvsci"),
     ("use of undeclared identifier 'cudaStreamCreateWithFlags'; did you mean 'hipStreamCreateWithFlags'?",
      "dynamic-parallelism"),
+    # as cuda-samples' cudaCompressibleMemory, ptxjit and simpleCUBLASXT leave them after the port
+    ("use of undeclared identifier 'CU_MEM_ALLOCATION_COMP_GENERIC'", "compressible-memory"),
+    ("use of undeclared identifier 'HIPRTC_JIT_INPUT_PTX'", "ptx-jit"),
+    ("'cublasXt.h' file not found", "cublasxt"),
 ])
 def test_errors_on_what_porter_left_name_the_feature(message: str, feature: str) -> None:
     from porter.build import Diagnostic
@@ -143,3 +147,5 @@ def test_errors_on_what_porter_left_name_the_feature(message: str, feature: str)
     assert why is not None and why.id == feature
     assert "not available on ROCm" in why.message or "ROCm" in why.message
     assert explain(Diagnostic("a.cu", 3, 1, "error", "use of undeclared identifier 'myHelper'")) is None
+    pipeline = explain(Diagnostic("a.cu", 3, 1, "error", "no member named 'pipeline_role' in namespace 'cuda'"))
+    assert pipeline is not None and pipeline.id == "libcudacxx-pipeline"
