@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from porter.fix.shims import needed_shims
 from porter.translate.core import translate
 from porter.translate.mapping import ApiEntry, ApiMap, HeaderEntry, load_api_map
 from porter.translate.options import LaunchSyntax, Reason, RocmVersion, TranslateOptions
@@ -158,8 +159,10 @@ def test_real_map_loads_and_translates_core_runtime_calls() -> None:
 def test_version_macros_are_translated_only_where_definedness_is_tested() -> None:
     src = "#ifdef __CUDA_ARCH__\n#endif\n#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n#endif\n"
     out, result = run(src)
-    assert out == "#ifdef __HIP_DEVICE_COMPILE__\n#endif\n#if defined(__HIP_DEVICE_COMPILE__) && __CUDA_ARCH__ >= 800\n#endif\n"
+    # the value comparison uses porter_cuda_arch.h's stand-in (800 in device code) and is still reported
+    assert out == "#ifdef __HIP_DEVICE_COMPILE__\n#endif\n#if defined(__HIP_DEVICE_COMPILE__) && PORTER_CUDA_ARCH >= 800\n#endif\n"
     assert [(u.name, u.line, u.reason) for u in result.unconverted] == [("__CUDA_ARCH__", 3, Reason.NEEDS_AGENT)]
+    assert "porter_cuda_arch" in needed_shims(out, None)
 
 
 QUALIFIED_MAP = ApiMap(

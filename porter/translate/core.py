@@ -28,7 +28,7 @@ from porter import syntax
 from porter.syntax import Layout, LineIndex, PieceKind, first_char_alternation, in_spans
 from porter.translate.call_shapes import call_of, call_shapes, shape_call, struct_init_edits, struct_orders
 from porter.translate.device_props import device_prop_edits
-from porter.translate.mapping import CUDA_LOOKING, ApiMap, load_api_map, shim_covers
+from porter.translate.mapping import CUDA_LOOKING, ApiMap, load_api_map, shim_covers, value_stand_ins
 from porter.translate.options import (
     Conversion,
     LaunchSyntax,
@@ -490,6 +490,9 @@ class _Translation:
                 )
             if name in self.map.defined_only and not self._is_defined_test(start, end):
                 self._unconverted(name, start, Reason.NEEDS_AGENT, entry.family, self.map.defined_only[name])
+                if (stand_in := value_stand_ins().get(name)) is not None:
+                    self.edits.append(Edit(start, end, stand_in.encode()))
+                    self.result.conversions.append(Conversion(entry.family, name, stand_in, self.lines.line(start)))
                 continue
             if entry.hip != name:
                 self.edits.append(Edit(start, end, entry.hip.encode()))

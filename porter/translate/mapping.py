@@ -305,3 +305,11 @@ def shim_covers(hip_name: str, rocm: RocmVersion | None) -> bool:
     """Whether a porter shim supplies `hip_name` for a port to `rocm` (then an older ROCm is no leftover)."""
     before = _backfilled_names().get(hip_name)
     return before is not None and (rocm is None or rocm < before)
+
+
+@functools.cache
+def value_stand_ins() -> dict[str, str]:
+    """Macro -> the shim-defined stand-in its value comparisons use (rewrites.toml [value_stand_ins])."""
+    rewrites_file = resources.files("porter").joinpath("data", "rewrites.toml")
+    rewrites = tomllib.loads(rewrites_file.read_text("utf-8")) if rewrites_file.is_file() else {}
+    return dict(rewrites.get("value_stand_ins", {}))
