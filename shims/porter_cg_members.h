@@ -280,4 +280,48 @@ template <class G> __device__ coalesced_group labeled_partition(const G& g, bool
 #endif
 }  // namespace cooperative_groups
 
+// Shuffles of any trivially copyable type (CUDA's cooperative-groups shuffles take any type; HIP's take integers
+// and floating-point values only: uint4, float2, a struct fail). The value moves as 32-bit words, each through the
+// group's own shuffle, so it arrives bit for bit; porter rewrites `g.shfl_xor(v, m)` to this on the compiler's error.
+namespace porter_cg {
+namespace detail {
+template <typename T>
+struct words {
+    // (no trivially-copyable check: HIP 5.2's vector types declare their own copy operations, yet are plain data)
+    static constexpr unsigned count = (sizeof(T) + 3) / 4;
+    unsigned int w[count];
+    __device__ explicit words(const T& v) : w{} { __builtin_memcpy(w, static_cast<const void*>(&v), sizeof(T)); }
+    __device__ T value() const {
+        T out;
+        __builtin_memcpy(static_cast<void*>(&out), w, sizeof(T));
+        return out;
+    }
+};
+}  // namespace detail
+template <class Group, typename T>
+__device__ inline T shfl(const Group& g, T v, unsigned int src) {
+    detail::words<T> w(v);
+    for (unsigned i = 0; i < detail::words<T>::count; ++i) w.w[i] = g.shfl(w.w[i], src);
+    return w.value();
+}
+template <class Group, typename T>
+__device__ inline T shfl_xor(const Group& g, T v, unsigned int mask) {
+    detail::words<T> w(v);
+    for (unsigned i = 0; i < detail::words<T>::count; ++i) w.w[i] = g.shfl_xor(w.w[i], mask);
+    return w.value();
+}
+template <class Group, typename T>
+__device__ inline T shfl_down(const Group& g, T v, unsigned int delta) {
+    detail::words<T> w(v);
+    for (unsigned i = 0; i < detail::words<T>::count; ++i) w.w[i] = g.shfl_down(w.w[i], delta);
+    return w.value();
+}
+template <class Group, typename T>
+__device__ inline T shfl_up(const Group& g, T v, unsigned int delta) {
+    detail::words<T> w(v);
+    for (unsigned i = 0; i < detail::words<T>::count; ++i) w.w[i] = g.shfl_up(w.w[i], delta);
+    return w.value();
+}
+}  // namespace porter_cg
+
 #endif  // PORTER_CG_MEMBERS_H

@@ -193,6 +193,19 @@ int run(const float* v, int n) { return countBad(v, n); }
 """,
         "#include <hip/hip_runtime.h>",
     ),
+    "cg-shuffle-any-type": (  # CUDA's tile.shfl_xor takes any type; HIP's static_asserts integers and floats
+        None,
+        """#include <hip/hip_runtime.h>
+#include <hip/hip_cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(uint4* p) {
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());
+  uint4 v = p[threadIdx.x];
+  p[threadIdx.x] = tile.shfl_xor(v, 1);
+}
+""",
+        "  p[threadIdx.x] = porter_cg::shfl_xor(tile, v, 1);",
+    ),
     "cg-member-call": (
         None,
         """#include <hip/hip_runtime.h>
