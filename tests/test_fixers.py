@@ -206,6 +206,20 @@ __global__ void k(uint4* p) {
 """,
         "  p[threadIdx.x] = porter_cg::shfl_xor(tile, v, 1);",
     ),
+    "mem-allocation-prop-field": (  # virtual memory management as cuda-samples' memMapIPCDrv sets it up
+        None,
+        """#include <hip/hip_runtime.h>
+hipError_t granularity(size_t* g, int dev) {
+  hipMemAllocationProp prop = {};
+  prop.type = hipMemAllocationTypePinned;
+  prop.location.type = hipMemLocationTypeDevice;
+  prop.location.id = dev;
+  prop.requestedHandleTypes = hipMemHandleTypePosixFileDescriptor;
+  return hipMemGetAllocationGranularity(g, &prop, hipMemAllocationGranularityMinimum);
+}
+""",
+        "  prop.requestedHandleType = hipMemHandleTypePosixFileDescriptor;",
+    ),
     "cg-member-call": (
         None,
         """#include <hip/hip_runtime.h>
