@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from dataclasses import dataclass, field
@@ -174,9 +173,10 @@ class Report:
         }
 
     def write_json(self, path: Path) -> None:
+        from porter import json_text
         from porter.files import atomic_write
 
-        atomic_write(path, json.dumps(self.as_dict(), indent=2, default=str).encode() + b"\n")
+        atomic_write(path, json_text.dumps(self.as_dict(), indent=2, default=str).encode() + b"\n")
 
     def _render_findings(self, console: Console, max_items: int) -> None:
         """Hazards still open in the port, worst first: what the translation could not make right for the target."""

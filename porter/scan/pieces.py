@@ -113,7 +113,7 @@ def scan_pieces(source: bytes, path: str, target: TargetProfile, rocm: RocmVersi
         tree = syntax.parse_ranges(source, [(s, e, lines.point(s), lines.point(e)) for s, e in ranges])
         if tree.root_node.has_error:
             break  # what tree-sitter's error recovery makes of a piece can depend on its neighbours: parse whole
-        ctx = _RecordingContext(source, path, tree=tree)
+        ctx = _RecordingContext(source, path, tree=tree, api_names=names)
         findings = _findings(ctx, path, target, rocm)
         if not plan.add_missing(ctx):
             return findings
