@@ -47,6 +47,15 @@ def dumps(obj: object, indent: int = 2, default: Callable[[object], object] = st
     out: list[str] = []
     append = out.append
     step = " " * indent
+    # per nesting level, the strings between items, made once: millions of pieces share them
+    opens: list[tuple[str, str, str, str, str]] = []
+
+    def level_strings(level: int) -> tuple[str, str, str, str, str]:
+        while len(opens) <= level:
+            n = len(opens)
+            inner, outer = "\n" + step * (n + 1), "\n" + step * n
+            opens.append(("[" + inner, "{" + inner, "," + inner, outer + "]", outer + "}"))
+        return opens[level]
 
     def encode(value: object, level: int) -> None:
         if isinstance(value, str):
@@ -65,31 +74,32 @@ def dumps(obj: object, indent: int = 2, default: Callable[[object], object] = st
             if not value:
                 append("[]")
                 return
-            inner = "\n" + step * (level + 1)
-            append("[" + inner)
+            open_list, _, separator, close_list, _ = level_strings(level)
+            append(open_list)
             first = True
             for item in value:
                 if first:
                     first = False
                 else:
-                    append("," + inner)
+                    append(separator)
                 encode(item, level + 1)
-            append("\n" + step * level + "]")
+            append(close_list)
         elif isinstance(value, dict):
             if not value:
                 append("{}")
                 return
-            inner = "\n" + step * (level + 1)
-            append("{" + inner)
+            _, open_dict, separator, _, close_dict = level_strings(level)
+            append(open_dict)
             first = True
             for key, item in value.items():
                 if first:
                     first = False
                 else:
-                    append("," + inner)
-                append(encode_basestring_ascii(_key(key)) + ": ")
+                    append(separator)
+                append(encode_basestring_ascii(_key(key)))
+                append(": ")
                 encode(item, level + 1)
-            append("\n" + step * level + "}")
+            append(close_dict)
         else:
             encode(default(value), level)
 

@@ -161,3 +161,49 @@ def test_files_without_pieces_and_without_anchors() -> None:
     assert_same(unbalanced)
     plain = b"namespace util { inline int clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; } }\n"
     assert scan_pieces(plain, "f.cpp", TARGETS[0]) == [] == scan_source(plain, "f.cpp", TARGETS[0])
+
+
+def _with_convert_shims(result, rocm: RocmVersion | None, rel: str = "dir/f.cu") -> bytes:
+    """The output as convert writes it: with an #include line for each shim it needs (often more than one)."""
+    from types import SimpleNamespace
+
+    from porter.convert import _with_shims
+
+    output, _shims = _with_shims(result, SimpleNamespace(options=TranslateOptions(rocm=rocm), out_rel=rel))
+    return output
+
+
+def test_layout_with_the_shim_includes_is_the_layout_of_the_written_file(tmp_path: Path) -> None:
+    """MappedLayout.with_insertion takes the shim lines convert adds, one or several, as a fresh lexing would."""
+    spec = importlib.util.spec_from_file_location("translate_bench", ROOT / "bench" / "translate_bench.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    bench.generate(tmp_path, 0.3)
+    corpus = random.Random(7).sample(sorted(p for p in tmp_path.rglob("*.cu")), 6)
+    api_map = load_api_map()
+    several = 0
+    for path in _sources() + corpus:
+        for rocm in VERSIONS[1:]:
+            result = translate(path.read_bytes(), TranslateOptions(rocm=rocm), api_map)
+            mapped = result.output_facts.layout
+            if mapped is None:
+                continue
+            output = _with_convert_shims(result, rocm)
+            inserted = mapped.with_insertion(output)
+            if inserted is None:
+                continue  # e.g. a line inserted into a function's head: the scan lexes the output again
+            assert inserted.code == Layout(output).code, path
+            several += output.count(b"// porter shim") > 1
+            for target in TARGETS[:2]:
+                whole = scan_source(output, "f.hip", target, rocm)
+                assert scan_translated(output, "f.hip", target, rocm, result) == whole, (path, target.arch, rocm)
+    assert several > 5  # files with more than one shim include: what the single-line insertion used to refuse
+
+
+def test_insertions_that_are_not_directive_lines_are_refused() -> None:
+    layout = map_layout(Layout(b"#include <a.h>\nint x;\n"), [], b"#include <a.h>\nint x;\n")
+    assert layout.with_insertion(b"#include <a.h>\nint y;\nint x;\n") is None  # not a directive
+    assert layout.with_insertion(b"#include <a.h>\nint x;\n#if 0\n") is not None
+    assert layout.with_insertion(b"#include <b.h>\nint x;\n") is None  # a change, not an insertion
+    continued = map_layout(Layout(b"#define A 1 \\\n+ 2\nint x;\n"), [], b"#define A 1 \\\n+ 2\nint x;\n")
+    assert continued.with_insertion(b"#define A 1 \\\n#x\n+ 2\nint x;\n") is None  # inside a directive

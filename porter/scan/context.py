@@ -142,7 +142,10 @@ _LANE_OR_WARP_NEEDLES = (b"lane", b"warp", b"lid", b"wid")  # _LANE_OR_WARP's ma
 
 
 def text(node: tree_sitter.Node | None) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
+    if node is None:
+        return ""
+    raw = node.text  # a new bytes object each time it is read: read once
+    return raw.decode("utf-8", "replace") if raw is not None else ""
 
 
 def call_name(call: tree_sitter.Node) -> str:
