@@ -142,6 +142,23 @@ CROSS_PIECE = {
         "__shared__ float sdata[64];\n__device__ void r(int t) { sdata[t] += sdata[t + 32]; sdata[t] += sdata[t + 16];"
         " sdata[t] += sdata[t + 8]; }\n"),
     "warp size constant at file scope": "constexpr int kWarpSize = 32;\nvoid f() {}\n",
+    # `x % name`: a lane idiom when the name is a constant of 32 (or sizeof a 32-byte type), wherever it is defined
+    "lane modulo a constant declared in another function": (
+        "void h() { const int n = 32; }\n__device__ float buf[32];\n"
+        "__global__ void k(float v) { buf[threadIdx.x % n] = v; }\n"),
+    "lane modulo a macro defined at file scope": (
+        "#define LANES 32\n__device__ float buf[32];\n__global__ void k(float v) { buf[threadIdx.x % LANES] = v; }\n"),
+    "lane modulo a macro whose name follows a line continuation": (
+        "#define \\\n  LANES 32\n__device__ float buf[32];\n"
+        "__global__ void k(float v) { buf[threadIdx.x % LANES] = v; }\n"),
+    "lane modulo a constexpr in a for initializer": (
+        "void h() { for (constexpr int n = 32; ;) {} }\n__device__ float buf[32];\n"
+        "__global__ void k(float v) { buf[threadIdx.x % n] = v; }\n"),
+    "lane modulo sizeof": (
+        "__device__ float buf[32];\n__global__ void k(float v) { buf[threadIdx.x % sizeof(double4)] = v; }\n"),
+    "lane variable from a modulo of a constant": (
+        "const int W = 32;\n__device__ float buf[32];\n"
+        "__global__ void k(float v) { int l = threadIdx.x % W; buf[l] = v; }\n"),
     "shared memory sized by a constant elsewhere": (
         "void h() { const int kBig = 20000; }\n__global__ void k() { __shared__ float s[kBig]; s[0] = 0; }\n"),
 }
