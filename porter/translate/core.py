@@ -391,6 +391,7 @@ class _Translation:
     # -- identifiers --------------------------------------------------------------------------------------
     def _identifiers(self, candidates: list[tuple[int, int, str]]) -> None:
         simple: dict[str, tuple[bytes, str, str] | None] = {}  # per name: a plain rename needing no more checks
+        unmapped_names: dict[str, bool] = {}  # per name without an entry: whether its uses are reported
         edits, conversions = self.edits, self.result.conversions
         count, line, line_at = self.source.count, 1, 0  # line number of offset line_at
         parsed_starts, parsed_ends = self._parsed_starts, self._parsed_ends
@@ -453,7 +454,11 @@ class _Translation:
                     continue
                 entry = self.map.no_image[name]
             if entry is None:
-                if (CUDA_LOOKING.match(name) or self.map.cuda_only(name)) and not self._is_user_defined(name):
+                unmapped = unmapped_names.get(name)
+                if unmapped is None:  # decided by the name alone: once per name (CUDA_CHECK comes up on every line)
+                    unmapped = unmapped_names[name] = bool(
+                        (CUDA_LOOKING.match(name) or self.map.cuda_only(name)) and not self._is_user_defined(name))
+                if unmapped:
                     self._unconverted(name, start, Reason.NOT_MAPPED, "", "porter has no mapping for this identifier")
                 continue
             if entry.unsupported is not None:
@@ -758,7 +763,10 @@ class _Translation:
         source = self.source
         if (b"__global__" not in source and b"__device__" not in source) or not self.map.device_runtime:
             return
-        runtime = [n for n in self.map.device_runtime if n.encode() in source]
+        # a device-runtime call is a token of the file, so its name is among the candidates' (unless unlisted)
+        unlisted = self.map.device_runtime_unlisted
+        runtime = [n for n in self.map.device_runtime
+                   if n in self._names or (n in unlisted and n.encode() in source)]
         if b"<<<" not in source and not runtime:
             return
         feature = next((f for f in self.map.cuda_only_names.values() if f.id == "dynamic-parallelism"), None)
