@@ -14,6 +14,7 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 # comments, string literals and character literals (and the opener of a raw string, whose end _skippable finds with
 # bytes.find: a lazy regex would rescan the rest of the file for every opener that is never closed). Every branch
@@ -106,8 +107,9 @@ class PieceKind(enum.Enum):
     DATA = "data"  # a class/struct/union/enum body or a braced initializer
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(NamedTuple):
+    """A top-level piece (a tuple: a file has hundreds, made again for each mapped layout)."""
+
     start: int
     end: int
     kind: PieceKind
@@ -373,10 +375,10 @@ class MappedLayout:
         """This layout with the first line of `text` that self.text lacks inserted, where `text` has it."""
         if len(text) <= len(self.text):
             return None
-        lo, hi = 0, len(self.text)  # the first differing offset, by halving (each test a memcmp)
-        while lo < hi:
+        lo, hi, old = 0, len(self.text), memoryview(self.text)
+        while lo < hi:  # the first differing offset, by halving (each test a memcmp, no copy)
             mid = (lo + hi + 1) // 2
-            if text[:mid] == self.text[:mid]:
+            if text.startswith(old[:mid]):
                 lo = mid
             else:
                 hi = mid - 1
