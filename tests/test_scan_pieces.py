@@ -159,6 +159,18 @@ CROSS_PIECE = {
     "lane variable from a modulo of a constant": (
         "const int W = 32;\n__device__ float buf[32];\n"
         "__global__ void k(float v) { int l = threadIdx.x % W; buf[l] = v; }\n"),
+    # the declaration of an array a lane-indexed subscript names, in another piece: parsed when its size may be 32
+    "lane-sized array sized by a constant from another piece": (
+        "const int W = 32;\n__device__ float arr[W];\n"
+        "__global__ void k(float v) { int lane = threadIdx.x & 31; arr[lane] = v; }\n"),
+    "lane-sized array sized by sizeof": (
+        "__device__ float arr[sizeof(double4)];\n"
+        "__global__ void k(float v) { int lane = threadIdx.x & 31; arr[lane] = v; }\n"),
+    "array sized by a name that is no constant": (
+        "__device__ float arr[N];\n__global__ void k(float v) { int lane = threadIdx.x & 31; arr[lane] = v; }\n"),
+    "lane-sized array in another function sized by a macro": (
+        "#define S 32\nvoid h() { float arr[S]; arr[0] = 0; }\n"
+        "__global__ void k(float v) { float arr[4]; int lane = threadIdx.x & 31; arr[lane] = v; }\n"),
     "shared memory sized by a constant elsewhere": (
         "void h() { const int kBig = 20000; }\n__global__ void k() { __shared__ float s[kBig]; s[0] = 0; }\n"),
 }
@@ -170,6 +182,30 @@ def test_cross_piece_facts(name: str) -> None:
     assert Layout(source).pieces is not None, "the case must be split into pieces"
     assert any(scan_source(source, "f.cu", t, r) for t in TARGETS for r in VERSIONS), "the case finds nothing"
     assert_same(source, name)
+
+
+def test_a_modulo_of_a_name_that_cannot_be_32_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`i % n` with `n` no constant anywhere (a parameter) is no lane idiom: its piece is not parsed, nor is it
+    added for the arrays it subscripts; the same text with `n` a constant elsewhere is parsed."""
+    from porter.scan import pieces
+
+    parsed_ranges: list[tuple[int, int]] = []
+    parse_ranges = pieces.syntax.parse_ranges
+
+    def spy(source: bytes, ranges: list) -> object:
+        parsed_ranges.extend((s, e) for s, e, _, _ in ranges)
+        return parse_ranges(source, ranges)
+
+    monkeypatch.setattr(pieces.syntax, "parse_ranges", spy)
+    kernel = ("__global__ void k(const float* in, float* out, int n) { out[threadIdx.x] = in[(threadIdx.x + 3) % n]; }\n"
+              "__global__ void r(const float* in, float* out) { __shared__ float s[32]; s[threadIdx.x % 32] = in[0]; }\n")
+    for prefix, parsed in (("", False), ("void h() { const int n = 32; }\n", True), ("#define n 32\n", True)):
+        source = (prefix + kernel).encode()
+        at = source.index(b"__global__ void k")
+        parsed_ranges.clear()
+        assert scan_pieces(source, "f.cu", TARGETS[0]) == scan_source(source, "f.cu", TARGETS[0])
+        assert any(s <= at < e for s, e in parsed_ranges) is parsed, prefix
+        assert_same(source, prefix)
 
 
 def test_files_without_pieces_and_without_anchors() -> None:
