@@ -1,4 +1,4 @@
-"""porter.json_text.dumps writes what json.dumps(indent=..., default=str) writes."""
+"""porter.report.json_text writes what json.dumps(indent=..., default=str) writes."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from porter import json_text
+from porter.report import json_text
 
 
 class Color(enum.Enum):
@@ -35,7 +35,7 @@ CASES = [
 @pytest.mark.parametrize("case", CASES, ids=range(len(CASES)))
 @pytest.mark.parametrize("indent", [0, 2, 4])
 def test_same_text_as_json(case: object, indent: int) -> None:
-    assert json_text.dumps(case, indent=indent, default=str) == json.dumps(case, indent=indent, default=str)
+    assert json_text(case, indent=indent, default=str) == json.dumps(case, indent=indent, default=str)
 
 
 def _random_value(rng: random.Random, depth: int) -> object:
@@ -62,9 +62,9 @@ def test_random_values() -> None:
     rng = random.Random(11)
     for _ in range(2000):
         value = _random_value(rng, 0)
-        assert json_text.dumps(value, indent=2, default=str) == json.dumps(value, indent=2, default=str)
+        assert json_text(value, indent=2, default=str) == json.dumps(value, indent=2, default=str)
 
 
 def test_refuses_what_json_refuses() -> None:
     with pytest.raises(TypeError):
-        json_text.dumps({(1, 2): "tuple key"})
+        json_text({(1, 2): "tuple key"})
