@@ -142,6 +142,35 @@ CROSS_PIECE = {
         "__shared__ float sdata[64];\n__device__ void r(int t) { sdata[t] += sdata[t + 32]; sdata[t] += sdata[t + 16];"
         " sdata[t] += sdata[t + 8]; }\n"),
     "warp size constant at file scope": "constexpr int kWarpSize = 32;\nvoid f() {}\n",
+    # `x % name`: a lane idiom when the name is a constant of 32 (or sizeof a 32-byte type), wherever it is defined
+    "lane modulo a constant declared in another function": (
+        "void h() { const int n = 32; }\n__device__ float buf[32];\n"
+        "__global__ void k(float v) { buf[threadIdx.x % n] = v; }\n"),
+    "lane modulo a macro defined at file scope": (
+        "#define LANES 32\n__device__ float buf[32];\n__global__ void k(float v) { buf[threadIdx.x % LANES] = v; }\n"),
+    "lane modulo a macro whose name follows a line continuation": (
+        "#define \\\n  LANES 32\n__device__ float buf[32];\n"
+        "__global__ void k(float v) { buf[threadIdx.x % LANES] = v; }\n"),
+    "lane modulo a constexpr in a for initializer": (
+        "void h() { for (constexpr int n = 32; ;) {} }\n__device__ float buf[32];\n"
+        "__global__ void k(float v) { buf[threadIdx.x % n] = v; }\n"),
+    "lane modulo sizeof": (
+        "__device__ float buf[32];\n__global__ void k(float v) { buf[threadIdx.x % sizeof(double4)] = v; }\n"),
+    "lane variable from a modulo of a constant": (
+        "const int W = 32;\n__device__ float buf[32];\n"
+        "__global__ void k(float v) { int l = threadIdx.x % W; buf[l] = v; }\n"),
+    # the declaration of an array a lane-indexed subscript names, in another piece: parsed when its size may be 32
+    "lane-sized array sized by a constant from another piece": (
+        "const int W = 32;\n__device__ float arr[W];\n"
+        "__global__ void k(float v) { int lane = threadIdx.x & 31; arr[lane] = v; }\n"),
+    "lane-sized array sized by sizeof": (
+        "__device__ float arr[sizeof(double4)];\n"
+        "__global__ void k(float v) { int lane = threadIdx.x & 31; arr[lane] = v; }\n"),
+    "array sized by a name that is no constant": (
+        "__device__ float arr[N];\n__global__ void k(float v) { int lane = threadIdx.x & 31; arr[lane] = v; }\n"),
+    "lane-sized array in another function sized by a macro": (
+        "#define S 32\nvoid h() { float arr[S]; arr[0] = 0; }\n"
+        "__global__ void k(float v) { float arr[4]; int lane = threadIdx.x & 31; arr[lane] = v; }\n"),
     "shared memory sized by a constant elsewhere": (
         "void h() { const int kBig = 20000; }\n__global__ void k() { __shared__ float s[kBig]; s[0] = 0; }\n"),
 }
@@ -155,9 +184,79 @@ def test_cross_piece_facts(name: str) -> None:
     assert_same(source, name)
 
 
+def test_a_modulo_of_a_name_that_cannot_be_32_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`i % n` with `n` no constant anywhere (a parameter) is no lane idiom: its piece is not parsed, nor is it
+    added for the arrays it subscripts; the same text with `n` a constant elsewhere is parsed."""
+    from porter.scan import pieces
+
+    parsed_ranges: list[tuple[int, int]] = []
+    parse_ranges = pieces.syntax.parse_ranges
+
+    def spy(source: bytes, ranges: list) -> object:
+        parsed_ranges.extend((s, e) for s, e, _, _ in ranges)
+        return parse_ranges(source, ranges)
+
+    monkeypatch.setattr(pieces.syntax, "parse_ranges", spy)
+    kernel = ("__global__ void k(const float* in, float* out, int n) { out[threadIdx.x] = in[(threadIdx.x + 3) % n]; }\n"
+              "__global__ void r(const float* in, float* out) { __shared__ float s[32]; s[threadIdx.x % 32] = in[0]; }\n")
+    for prefix, parsed in (("", False), ("void h() { const int n = 32; }\n", True), ("#define n 32\n", True)):
+        source = (prefix + kernel).encode()
+        at = source.index(b"__global__ void k")
+        parsed_ranges.clear()
+        assert scan_pieces(source, "f.cu", TARGETS[0]) == scan_source(source, "f.cu", TARGETS[0])
+        assert any(s <= at < e for s, e in parsed_ranges) is parsed, prefix
+        assert_same(source, prefix)
+
+
 def test_files_without_pieces_and_without_anchors() -> None:
     unbalanced = b"void f() {\n#if X\n{\n#endif\n int lane = threadIdx.x % 32; }\n"
     assert Layout(unbalanced).pieces is None
     assert_same(unbalanced)
     plain = b"namespace util { inline int clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; } }\n"
     assert scan_pieces(plain, "f.cpp", TARGETS[0]) == [] == scan_source(plain, "f.cpp", TARGETS[0])
+
+
+def _with_convert_shims(result, rocm: RocmVersion | None, rel: str = "dir/f.cu") -> bytes:
+    """The output as convert writes it: with an #include line for each shim it needs (often more than one)."""
+    from types import SimpleNamespace
+
+    from porter.convert import _with_shims
+
+    output, _shims = _with_shims(result, SimpleNamespace(options=TranslateOptions(rocm=rocm), out_rel=rel))
+    return output
+
+
+def test_layout_with_the_shim_includes_is_the_layout_of_the_written_file(tmp_path: Path) -> None:
+    """MappedLayout.with_insertion takes the shim lines convert adds, one or several, as a fresh lexing would."""
+    spec = importlib.util.spec_from_file_location("translate_bench", ROOT / "bench" / "translate_bench.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    bench.generate(tmp_path, 0.3)
+    corpus = random.Random(7).sample(sorted(p for p in tmp_path.rglob("*.cu")), 6)
+    api_map = load_api_map()
+    several = 0
+    for path in _sources() + corpus:
+        for rocm in VERSIONS[1:]:
+            result = translate(path.read_bytes(), TranslateOptions(rocm=rocm), api_map)
+            mapped = result.output_facts.layout
+            if mapped is None:
+                continue
+            output = _with_convert_shims(result, rocm)
+            inserted = mapped.with_insertion(output)
+            if inserted is None:
+                continue  # e.g. a line inserted into a function's head: the scan lexes the output again
+            assert inserted.code == Layout(output).code, path
+            several += output.count(b"// porter shim") > 1
+            for target in TARGETS[:2]:
+                whole = scan_source(output, "f.hip", target, rocm)
+                assert scan_translated(output, "f.hip", target, rocm, result) == whole, (path, target.arch, rocm)
+    assert several > 5  # files with more than one shim include: what the single-line insertion used to refuse
+
+
+def test_insertions_that_are_not_directive_lines_are_refused() -> None:
+    layout = map_layout(Layout(b"#include <a.h>\nint x;\n"), [], b"#include <a.h>\nint x;\n")
+    assert layout.with_insertion(b"#include <a.h>\nint y;\nint x;\n") is None  # not a directive
+    assert layout.with_insertion(b"#include <a.h>\nint x;\n#if 0\n") is not None
+    assert layout.with_insertion(b"#include <b.h>\nint x;\n") is None  # a change, not an insertion
+    continued = map_layout(Layout(b"#define A 1 \\\n+ 2\nint x;\n"), [], b"#define A 1 \\\n+ 2\nint x;\n")
+    assert continued.with_insertion(b"#define A 1 \\\n#x\n+ 2\nint x;\n") is None  # inside a directive

@@ -142,7 +142,10 @@ _LANE_OR_WARP_NEEDLES = (b"lane", b"warp", b"lid", b"wid")  # _LANE_OR_WARP's ma
 
 
 def text(node: tree_sitter.Node | None) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
+    if node is None:
+        return ""
+    raw = node.text  # a new bytes object each time it is read: read once
+    return raw.decode("utf-8", "replace") if raw is not None else ""
 
 
 def call_name(call: tree_sitter.Node) -> str:
@@ -228,8 +231,11 @@ class SourceContext:
     """Parsed file plus the facts several detectors share (computed lazily, once)."""
 
     def __init__(self, source: bytes, path: str, captures: dict[str, list[tree_sitter.Node]] | None = None,
-                 tree: tree_sitter.Tree | None = None, rules: frozenset[str] | None = None, query: str = "hazards"):
+                 tree: tree_sitter.Tree | None = None, rules: frozenset[str] | None = None, query: str = "hazards",
+                 api_names: Iterable[str] | None = None):
         self.source = source
+        # a superset of the words of `source` the API map knows (the translator's): spares finding every word
+        self._api_names = api_names
         self.path = path
         self.rules = rules  # the rules the caller wants hits for (None: all); detectors skip work for the others
         self._query = query  # porter/queries/<query>.scm: what one pass over the tree collects
@@ -318,6 +324,11 @@ class SourceContext:
     def distinct_words(self) -> set[str]:
         """Every distinct word of the text: a superset of the identifiers' texts."""
         return {w.decode("utf-8", "replace") for w in set(_WORD.findall(self.source))}
+
+    @property
+    def api_words(self) -> Iterable[str]:
+        """Words of the text the API map may know: the caller's superset when it gave one, else every word."""
+        return self._api_names if self._api_names is not None else self.distinct_words
 
     def launch_config(self, call: tree_sitter.Node) -> list[tree_sitter.Node]:
         """launch_config(call), from one pass over the calls (none without `<<<` in the text)."""

@@ -819,7 +819,7 @@ def unsupported_apis(ctx: SourceContext, target: TargetProfile, rocm: RocmVersio
         return
     # the distinct words of the text are few: look those up, then find the first identifier spelled so
     firsts = []
-    for name in ctx.distinct_words:
+    for name in ctx.api_words:
         entry = api_map.lookup(name)
         if entry is not None and (entry.unsupported or (rocm is not None and not entry.available_in(rocm))):
             node = ctx.first_name(name)

@@ -85,6 +85,8 @@ _ASSIGNMENT = re.compile(rb"(?<![\w.])([A-Za-z_]\w*)" + _GAP + _ASSIGN_OP + rb"|
 _LOWER_LANE_OR_WARP = (b"lane", b"lid", b"warp", b"wid")  # every LANE_NAME / WARP_NAME word has one (lower case)
 _WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _SUBSCRIPT_AFTER = re.compile(_GAP + rb"\[")
+_MOD_NAME = re.compile(rb"%" + _GAP + rb"([A-Za-z_]\w*)")
+_SIZE_WORD = re.compile(rb"(?<![\w])[A-Za-z_]\w*")  # a name, not the suffix of a number (32u, 0x20)
 _MAX_ROUNDS = 8  # re-runs after which the file is scanned whole (each adds pieces; a file has few such chains)
 
 
@@ -113,7 +115,7 @@ def scan_pieces(source: bytes, path: str, target: TargetProfile, rocm: RocmVersi
         tree = syntax.parse_ranges(source, [(s, e, lines.point(s), lines.point(e)) for s, e in ranges])
         if tree.root_node.has_error:
             break  # what tree-sitter's error recovery makes of a piece can depend on its neighbours: parse whole
-        ctx = _RecordingContext(source, path, tree=tree)
+        ctx = _RecordingContext(source, path, tree=tree, api_names=names)
         findings = _findings(ctx, path, target, rocm)
         if not plan.add_missing(ctx):
             return findings
@@ -156,6 +158,16 @@ def scan_translated(output: bytes, path: str, target: TargetProfile, rocm: RocmV
     if layout is not None:
         layout = layout.with_insertion(output)
     return scan_pieces(output, path, target, rocm, layout=layout, names=facts.known_names)
+
+
+class _EveryName(set):
+    """A set that holds every name: what _Plan._constant_names gives when it cannot tell."""
+
+    def __contains__(self, key: object) -> bool:
+        return True
+
+
+_EVERY_NAME = _EveryName()
 
 
 class _Plan:
@@ -238,13 +250,47 @@ class _Plan:
                     self.needed[i] = True
 
     def _lane_idioms(self) -> None:
-        """Lane-named words and the lane idioms: where lane variables and lane-indexed subscripts come from."""
-        for pattern in _LANE_IDIOMS:
-            for m in pattern.finditer(self.code):
-                self._mark(m.start())
+        """Lane-named words and the lane idioms: where lane variables and lane-indexed subscripts come from.
+
+        `x % name` is a lane idiom only when the right operand may be 32 (SourceContext.is_lane_expr): `warpSize`,
+        a `sizeof`, or a name the file may define as a constant (SourceContext.evaluate knows no other names). A
+        right operand that starts with any other name evaluates to nothing (`n`, `n[i]`, `n.x`, `f(n)`)."""
+        code = self.code
+        for m in _LANE_IDIOMS[0].finditer(code):
+            name = _MOD_NAME.match(code, m.start())  # the right operand starts with a name (not 32, 0x1f...)
+            if name is not None and name.group(1) not in (b"warpSize", b"sizeof") \
+                    and name.group(1).decode("ascii") not in self._constant_names:
+                continue
+            self._mark(m.start())
+        for m in _LANE_IDIOMS[1].finditer(code):
+            self._mark(m.start())
         for word, at in _words_with(self.lower, self.code, (b"lane", b"lid")):
             if LANE_NAME.match(word.decode("ascii")):
                 self._mark(at)
+
+    @cached_property
+    def _constant_names(self) -> set[str]:
+        """A superset of the names SourceContext.constant_texts may hold: every word of a const/constexpr
+        declaration (_const_words) and every name a #define defines, anywhere in the file."""
+        names: set[str] = set()
+        for i in {self._piece_at(m.start()) for m in _CONST.finditer(self.code)}:
+            names |= self._const_words(i)
+        for m in _DIRECTIVE.finditer(self.code):
+            if m.group(1) == b"define":
+                if not m.group(2):
+                    return _EVERY_NAME  # a #define whose name this regex does not see (after a continuation)
+                names.add(m.group(2).decode("ascii"))
+        return names
+
+    def _may_size_32(self, start: int) -> bool:
+        """Whether the brackets opening at `start` (after `[`) may hold an array size of 32: evaluate gives a
+        value only when every name in the expression is a constant (a sizeof aside), so a name that is none
+        rules it out. Text up to the first `]`: its names are among the whole expression's."""
+        close = self.code.find(b"]", start)
+        if close < 0:
+            return True
+        inside = self.code[start:close]
+        return b"sizeof" in inside or all(w.decode("ascii") in self._constant_names for w in _SIZE_WORD.findall(inside))
 
     def ranges(self) -> list[tuple[int, int]]:
         out: list[tuple[int, int]] = []
@@ -269,10 +315,14 @@ class _Plan:
                 self.needed[i] = True
         for i, _at in self._unparsed_uses(ctx.looked_up_declarations):
             self.needed[i] = True  # the first declaration (or parameter) of the name in the file wins
-        arrays = ctx.looked_up_arrays | set(ctx.__dict__.get("lane_sized_arrays", ()))
-        for i, at in self._unparsed_uses(arrays):
-            if _SUBSCRIPT_AFTER.match(code, at + self._word_length(at)):
-                self.needed[i] = True  # a lane-sized array's declaration, or a subscript of one
+        known = set(ctx.__dict__.get("lane_sized_arrays", ()))
+        for i, at in self._unparsed_uses(ctx.looked_up_arrays | known):
+            end = at + self._word_length(at)
+            bracket = _SUBSCRIPT_AFTER.match(code, end)
+            if bracket is None:
+                continue
+            if code[at:end].decode("ascii") in known or self._may_size_32(bracket.end()):
+                self.needed[i] = True  # a subscript of a lane-sized array, or a declaration that may make one
         for name in ctx.looked_up_lanes:  # an assignment that may make the name a lane variable
             for m in _assigning(name).finditer(code):
                 i = self._piece_at(m.start())

@@ -14,6 +14,7 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 # comments, string literals and character literals (and the opener of a raw string, whose end _skippable finds with
 # bytes.find: a lazy regex would rescan the rest of the file for every opener that is never closed). Every branch
@@ -106,8 +107,9 @@ class PieceKind(enum.Enum):
     DATA = "data"  # a class/struct/union/enum body or a braced initializer
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(NamedTuple):
+    """A top-level piece (a tuple: a file has hundreds, made again for each mapped layout)."""
+
     start: int
     end: int
     kind: PieceKind
@@ -360,24 +362,35 @@ class MappedLayout:
     pieces: list[Piece]
 
     def with_insertion(self, text: bytes) -> MappedLayout | None:
-        """This layout for `text`, which is self.text with one directive line inserted at the top level (a shim's
-        #include); None when `text` is not that."""
-        grown = len(text) - len(self.text)
-        if grown <= 0:
-            return self if grown == 0 and text == self.text else None
-        lo, hi = 0, len(self.text)  # the first differing offset, by halving (each test a memcmp)
-        while lo < hi:
+        """This layout for `text`, which is self.text with whole directive lines inserted at the top level (the
+        shims' #include lines, one per shim); None when `text` is not that."""
+        layout: MappedLayout | None = self
+        for _ in range(_MAX_INSERTED_LINES + 1):
+            if layout is None or len(text) == len(layout.text):
+                return layout if layout is not None and text == layout.text else None
+            layout = layout._with_line(text)
+        return None
+
+    def _with_line(self, text: bytes) -> MappedLayout | None:
+        """This layout with the first line of `text` that self.text lacks inserted, where `text` has it."""
+        if len(text) <= len(self.text):
+            return None
+        lo, hi, old = 0, len(self.text), memoryview(self.text)
+        while lo < hi:  # the first differing offset, by halving (each test a memcmp, no copy)
             mid = (lo + hi + 1) // 2
-            if text[:mid] == self.text[:mid]:
+            if text.startswith(old[:mid]):
                 lo = mid
             else:
                 hi = mid - 1
-        at = lo
-        if text[at + grown:] != self.text[at:]:
+        at = text.rfind(b"\n", 0, lo) + 1  # lines are inserted whole: at the start of the line that differs
+        stop = text.find(b"\n", at)
+        if stop < 0:
             return None
-        inserted = text[at:at + grown]
-        if b"#" not in inserted or (at and self.code[at - 1:at] != self.text[at - 1:at]):
-            return None  # not a directive, or inside a comment or a literal
+        inserted = text[at:stop + 1]
+        if not inserted.lstrip(b" \t").startswith(b"#") or (at and self.code[at - 1:at] != self.text[at - 1:at]) \
+                or self.text[max(0, at - 3):at].rstrip(b"\r\n").endswith(b"\\"):
+            return None  # not a directive, inside a comment or a literal, or continuing the line before
+        grown = len(inserted)
         i = bisect.bisect_right([p.start for p in self.pieces], at) - 1
         piece = self.pieces[i]
         if piece.kind not in (PieceKind.DECLARATION, PieceKind.DIRECTIVE) or (piece.kind is PieceKind.DIRECTIVE
@@ -391,7 +404,11 @@ class MappedLayout:
         if piece.end > at:
             pieces.append(Piece(at + grown, piece.end + grown, piece.kind))
         pieces += [Piece(p.start + grown, p.end + grown, p.kind) for p in self.pieces[i + 1:]]
-        return MappedLayout(text, self.code[:at] + line.code + self.code[at:], pieces)
+        return MappedLayout(self.text[:at] + inserted + self.text[at:], self.code[:at] + line.code + self.code[at:],
+                            pieces)
+
+
+_MAX_INSERTED_LINES = 16  # more differences than a file has shims: not an insertion of lines
 
 
 _LEXICAL_BYTES = (b'"', b"'", b"/*", b"//", b"\\", b"#", b"R\"")

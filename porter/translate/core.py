@@ -144,6 +144,24 @@ def _cg_member_pattern(names: tuple[str, ...]) -> re.Pattern[bytes]:
     return re.compile(rb"(?:\.|->)\s*(" + "|".join(names).encode() + rb")\s*\(")
 
 
+_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_DIGIT_BYTES = frozenset(b"0123456789")
+
+
+@functools.lru_cache(maxsize=256)
+def _prefix_pattern(prefixes: frozenset[bytes]) -> re.Pattern[bytes]:
+    """The rest of a word from any of `prefixes` on (each match runs to the word's end)."""
+    return re.compile(first_char_alternation(sorted(p.decode("ascii") for p in prefixes)).encode() + rb"[A-Za-z0-9_]*")
+
+
+def _after_digits_only(code: bytes, start: int) -> bool:
+    """Whether the word characters right before `start` are all digits (then IDENTIFIER starts a token there)."""
+    i = start - 1
+    while i >= 0 and code[i] in _DIGIT_BYTES:
+        i -= 1
+    return i < 0 or code[i] not in _WORD_BYTES
+
+
 class OutputFacts:
     """What the translation knows about its output that the hazard scan can reuse: the layout, mapped from the
     source's through the edits, and a superset of the identifiers in it that the API map knows (the source's
@@ -344,10 +362,21 @@ class _Translation:
         names = {h: h.decode("ascii") for h in hits}
         self._names = set(names.values())
         code = self.layout.code
-        if len(hits) * 2000 < len(code):  # compiling costs ~20 us a name; a regex of the names then scans ~2x faster
-            pattern = re.compile(rb"\b" + first_char_alternation(list(names.values())).encode() + rb"\b")
-            return [(m.start(), m.end(), names[m.group()]) for m in pattern.finditer(code)]
-        return [(m.start(), m.end(), names[g]) for m in IDENTIFIER.finditer(code) if (g := m.group()) in names]
+        # The words that start like a hit (its first two characters: a handful of prefixes, cuda/cu/__...), found
+        # at C speed and kept when they are a hit and a token of their own. Which token counts matches what this
+        # did before: a hit right after digits (`9cudaFoo`) was a token to IDENTIFIER, which decided in files with
+        # many hits for their size, and not to the `\b`-bounded regex of the names used in the others.
+        after_digits = len(hits) * 2000 >= len(code)
+        out = []
+        for m in _prefix_pattern(frozenset(h[:2] for h in hits)).finditer(code):
+            word = m.group()
+            if word not in names:
+                continue
+            start = m.start()
+            if start and code[start - 1] in _WORD_BYTES and not (after_digits and _after_digits_only(code, start)):
+                continue  # the end of a longer word
+            out.append((start, m.end(), names[word]))
+        return out
 
     # -- context ------------------------------------------------------------------------------------------
     def _is_user_defined(self, name: str) -> bool:
@@ -414,6 +443,7 @@ class _Translation:
     # -- identifiers --------------------------------------------------------------------------------------
     def _identifiers(self, candidates: list[tuple[int, int, str]]) -> None:
         simple: dict[str, tuple[bytes, str, str] | None] = {}  # per name: a plain rename needing no more checks
+        unmapped_names: dict[str, bool] = {}  # per name without an entry: whether its uses are reported
         edits, conversions = self.edits, self.result.conversions
         count, line, line_at = self.source.count, 1, 0  # line number of offset line_at
         parsed_starts, parsed_ends = self._parsed_starts, self._parsed_ends
@@ -476,7 +506,11 @@ class _Translation:
                     continue
                 entry = self.map.no_image[name]
             if entry is None:
-                if (CUDA_LOOKING.match(name) or self.map.cuda_only(name)) and not self._is_user_defined(name):
+                unmapped = unmapped_names.get(name)
+                if unmapped is None:  # decided by the name alone: once per name (CUDA_CHECK comes up on every line)
+                    unmapped = unmapped_names[name] = bool(
+                        (CUDA_LOOKING.match(name) or self.map.cuda_only(name)) and not self._is_user_defined(name))
+                if unmapped:
                     self._unconverted(name, start, Reason.NOT_MAPPED, "", "porter has no mapping for this identifier")
                 continue
             if entry.unsupported is not None:
@@ -823,7 +857,10 @@ class _Translation:
         source = self.source
         if (b"__global__" not in source and b"__device__" not in source) or not self.map.device_runtime:
             return
-        runtime = [n for n in self.map.device_runtime if n.encode() in source]
+        # a device-runtime call is a token of the file, so its name is among the candidates' (unless unlisted)
+        unlisted = self.map.device_runtime_unlisted
+        runtime = [n for n in self.map.device_runtime
+                   if n in self._names or (n in unlisted and n.encode() in source)]
         if b"<<<" not in source and not runtime:
             return
         feature = next((f for f in self.map.cuda_only_names.values() if f.id == "dynamic-parallelism"), None)

@@ -102,6 +102,14 @@ class ApiMap:
     cg_members: dict[str, CgMember] = field(default_factory=dict)  # cooperative-groups members HIP lacks: rewritten as porter_cg:: calls
 
     @functools.cached_property
+    def device_runtime_unlisted(self) -> frozenset[str]:
+        """Device-runtime names the translator's candidates would not hold (none today: they look like CUDA)."""
+        keys = self.byte_keys
+        only = self.cuda_only_bytes_re
+        return frozenset(n for n in self.device_runtime if not (CUDA_LOOKING.match(n) or n.encode() in keys
+                                                               or (only is not None and only.fullmatch(n.encode()))))
+
+    @functools.cached_property
     def byte_keys(self) -> frozenset[bytes]:
         """The CUDA names the translator acts on, as bytes (matched against raw source). Names HIP spells the
         same way, with no version, caveat or rewrite attached (atomicAdd, __syncthreads), need no work at all."""
