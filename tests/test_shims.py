@@ -90,6 +90,7 @@ __global__ void k(float* p, int* q, unsigned long long* b) {
   q[1] = cg::reduce(tile, q[2], cg::plus<int>()) + buf[0];
   q[2] = cg::reduce(tile, q[3], cg::less<int>());
   p[1] = cg::reduce(tile, p[2], cg::greater<float>());
+  q[4] = __reduce_add_sync(FULL_MASK, q[5]) + __reduce_max_sync(0x0000ffff0000ffffull, q[6]);
   if (threadIdx.x & 1) {  // the odd lanes: a coalesced group, as a binary partition gives
     cg::coalesced_group odd = cg::coalesced_threads();
     q[3] = cg::reduce(odd, q[4], cg::plus<int>());
