@@ -202,6 +202,7 @@ __global__ void k(uint4* p) {
   cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());
   uint4 v = p[threadIdx.x];
   p[threadIdx.x] = tile.shfl_xor(v, 1);
+  p[threadIdx.x + 32] = tile.shfl_down(v, 2);  // the same receiver: rewritten in the same round
 }
 """,
         "  p[threadIdx.x] = porter_cg::shfl_xor(tile, v, 1);",

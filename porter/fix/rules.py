@@ -467,7 +467,19 @@ def _cg_member_call(rule: Rule, diag: Diagnostic, m: re.Match, tree: _Tree) -> b
                + text[call.end():])
         tree.set_line(f, ln, new)
         tree.shims[f].add(rule.params["shim"])
+        if rule.params.get("same_receiver_in_file") and not arrow and re.fullmatch(r"\w+", receiver):
+            _same_receiver_calls(f, receiver, rule.params["same_receiver_in_file"], tree)
         return True
+def _same_receiver_calls(f: str, receiver: str, members: str, tree: _Tree) -> None:
+    """The other `receiver.member(` calls of the file, rewritten alike: the compiler reports a template's failure once
+    per instantiation, so the next call with the same type would otherwise take another build round."""
+    call = re.compile(rf"(?<![\w.>]){re.escape(receiver)}\s*\.\s*({members})\s*\(\s*")
+    for n, line in enumerate(tree.lines(f), 1):
+        new = call.sub(lambda c: f"porter_cg::{c[1]}({receiver}, ", line)
+        if new != line:
+            tree.set_line(f, n, new)
+
+
 def _device_prop_member(rule: Rule, diag: Diagnostic, m: re.Match, tree: _Tree) -> bool:
     """`prop.asyncEngineCount` on a hipDeviceProp_t that lacks it: the accessor of porter_device_props.h."""
     from porter.translate import device_prop_fields, rewrite_access
