@@ -64,14 +64,14 @@ def test_three_root_causes_three_tasks_header_first(tmp_path: Path) -> None:
     tasks = agent["tasks"]
     assert [t["kind"] for t in tasks] == ["header", "pattern", "unit"]
     assert [t["title"] for t in tasks] == ["header common.cuh (included by 5 units)",
-                                          "`__reduce_add_sync`: use of undeclared identifier '…' (in 3 files)",
+                                          "`__vimax_s32_relu`: use of undeclared identifier '…' (in 3 files)",
                                           "unit lanes.cu"]
     assert all(t["status"] == "fixed" and t["agent_status"] == "submitted" for t in tasks), tasks
     assert tasks[0]["files"] == ["common.cuh"] and tasks[0]["units"] == [f"u{n}.cu" for n in range(1, 6)]
     # -j 2: the header task and the one independent of it ran at once, lanes.cu after them; `kTile` never
-    assert set(arrivals[:2]) == {"header common.cuh", "`__reduce_add_sync`"} and "`kTile`" not in arrivals
+    assert set(arrivals[:2]) == {"header common.cuh", "`__vimax_s32_relu`"} and "`kTile`" not in arrivals
     assert max(i for i, key in enumerate(arrivals) if key == "header common.cuh") < arrivals.index("unit lanes.cu")
-    assert sorted(set(arrivals)) == sorted(["header common.cuh", "`__reduce_add_sync`", "unit lanes.cu"])
+    assert sorted(set(arrivals)) == sorted(["header common.cuh", "`__vimax_s32_relu`", "unit lanes.cu"])
     # the five units' errors ("... in __global__ function" in u1..u5.cu) never reach the model: the header task
     # is planned first, porter rebuilds after it, and they are gone
     assert not any("in __global__ function" in body for body in bodies)
@@ -100,16 +100,16 @@ def test_a_stubborn_task_uses_its_share_and_the_run_moves_on(tmp_path: Path) -> 
     stubborn = reply(call("read_file", {"path": "sum1.cu"}))  # reads forever, never edits
     conversations = {
         "header common.cuh": [reply(FIX_HEADER), finish("TILE_SIZE defaulted to 64")],
-        "`__reduce_add_sync`": [],
+        "`__vimax_s32_relu`": [],
         "unit lanes.cu": [reply(FIX_LANES), finish("inline PTX %laneid -> __lane_id()")],
     }
     with FakeOpenAIServer([], conversations=conversations,
-                          conversation_default={"`__reduce_add_sync`": stubborn}) as server:
+                          conversation_default={"`__vimax_s32_relu`": stubborn}) as server:
         proc = _porter(tmp_path, server, "proj", "-o", "out", "--target", "gfx90a", "--task-iterations", "3")
         asked = {key: len(requests) for key, requests in server.by_conversation().items()}
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr
-    assert asked == {"header common.cuh": 2, "`__reduce_add_sync`": 3, "unit lanes.cu": 2}
+    assert asked == {"header common.cuh": 2, "`__vimax_s32_relu`": 3, "unit lanes.cu": 2}
     report = _report(tmp_path / "out")
     tasks = {t["kind"]: t for t in report["fix_loop"]["agent"]["tasks"]}
     stuck = tasks["pattern"]
@@ -160,7 +160,7 @@ def test_independent_tasks_run_concurrently_with_j2(tmp_path: Path) -> None:
 REDUCE_UTIL = """#pragma once
 #include <cuda_runtime.h>
 
-__device__ inline int block_total(int v) { return __reduce_add_sync(0xffffffff, v); }
+__device__ inline int block_total(int v) { return __vimax_s32_relu(0xffffffff, v); }
 """
 USES_UTIL = """#include <cuda_runtime.h>
 #include "reduce_util.cuh"
@@ -177,12 +177,12 @@ def test_a_fix_repeated_in_two_tasks_is_suggested_once_as_a_rule(tmp_path: Path)
     header_fix = reply(
         call("write_file", {"path": "wave_reduce.cuh", "content": WAVE_REDUCE}),
         call("replace_in_file", {"path": "reduce_util.cuh", "old": INCLUDE_HIP, "new": WITH_WAVE}),
-        call("replace_in_file", {"path": "reduce_util.cuh", "old": "__reduce_add_sync(", "new": "wave_reduce_add("}))
+        call("replace_in_file", {"path": "reduce_util.cuh", "old": "__vimax_s32_relu(", "new": "wave_reduce_add("}))
     unit_fix = reply(  # the header exists by now (the header task ran first): the same rewrite, the same include
         call("replace_in_file", {"path": "sum1.cu", "old": INCLUDE_HIP, "new": WITH_WAVE}),
-        call("replace_in_file", {"path": "sum1.cu", "old": "__reduce_add_sync(", "new": "wave_reduce_add("}))
-    conversations = {"header reduce_util.cuh": [header_fix, finish("__reduce_add_sync -> wave_reduce_add")],
-                     "unit sum1.cu": [unit_fix, finish("__reduce_add_sync -> wave_reduce_add, as in the header")]}
+        call("replace_in_file", {"path": "sum1.cu", "old": "__vimax_s32_relu(", "new": "wave_reduce_add("}))
+    conversations = {"header reduce_util.cuh": [header_fix, finish("__vimax_s32_relu -> wave_reduce_add")],
+                     "unit sum1.cu": [unit_fix, finish("__vimax_s32_relu -> wave_reduce_add, as in the header")]}
     with FakeOpenAIServer([], conversations=conversations) as server:
         proc = _porter(tmp_path, server, "proj", "-o", "out", "--target", "gfx90a")
     assert proc.returncode == 0, proc.stderr
@@ -192,9 +192,9 @@ def test_a_fix_repeated_in_two_tasks_is_suggested_once_as_a_rule(tmp_path: Path)
     renames = [r for r in rules if r["entry"].get("action") == "replace_ident"]
     assert len(renames) == 1 and renames[0]["seen_in"] == ["T1", "T2"]
     rename = renames[0]["entry"]
-    assert (rename["ident"], rename["replacement"]) == ("__reduce_add_sync", "wave_reduce_add")
+    assert (rename["ident"], rename["replacement"]) == ("__vimax_s32_relu", "wave_reduce_add")
     includes = [r for r in rules if r["table"] == "include_for"]
-    assert [r["entry"] for r in includes] == [{"pattern": "^(?:__reduce_add_sync)$", "header": "wave_reduce.cuh"}]
+    assert [r["entry"] for r in includes] == [{"pattern": "^(?:__vimax_s32_relu)$", "header": "wave_reduce.cuh"}]
     assert len(rules) == 2  # each pattern once, though each task made it (the header task in two places)
     # in the format of porter/data/fixers.toml: the TOML parses back to the entry, and the rule fixes a third file
     import re
@@ -208,10 +208,10 @@ def test_a_fix_repeated_in_two_tasks_is_suggested_once_as_a_rule(tmp_path: Path)
     assert parsed == rename
     third = tmp_path / "third"
     third.mkdir()
-    (third / "k.hip").write_text("__global__ void k(int* p) { p[0] = __reduce_add_sync(~0ull, p[0]); }\n")
+    (third / "k.hip").write_text("__global__ void k(int* p) { p[0] = __vimax_s32_relu(~0ull, p[0]); }\n")
     params = {k: v for k, v in parsed.items() if k not in ("id", "description", "match", "action")}
     rule = Rule(parsed["id"], parsed["description"], re.compile(parsed["match"]), parsed["action"], False, params)
-    error = Diagnostic("k.hip", 1, 36, "error", "use of undeclared identifier '__reduce_add_sync'")
+    error = Diagnostic("k.hip", 1, 36, "error", "use of undeclared identifier '__vimax_s32_relu'")
     assert [f.rule for f in apply_fixers(third, [error], rules=(rule,))] == [parsed["id"]]
     assert "wave_reduce_add(~0ull" in (third / "k.hip").read_text()
     assert "porter/data/fixers.toml" in proc.stderr  # the summary points the maintainer at the candidates
@@ -220,20 +220,20 @@ def test_a_fix_repeated_in_two_tasks_is_suggested_once_as_a_rule(tmp_path: Path)
 def test_resume_after_a_budget_stop_redoes_nothing_finished(tmp_path: Path) -> None:
     _require_hipcc()
     make_tree(tmp_path / "proj", sums=2, lanes=True)
-    sums = [fix_sums(1, 2), finish("__reduce_add_sync -> wave_reduce_add")]
+    sums = [fix_sums(1, 2), finish("__vimax_s32_relu -> wave_reduce_add")]
     lanes = [reply(call("read_file", {"path": "lanes.cu"})), reply(FIX_LANES), finish("inline PTX %laneid -> __lane_id()")]
-    with FakeOpenAIServer([], conversations={"`__reduce_add_sync`": sums, "unit lanes.cu": lanes}) as server:
+    with FakeOpenAIServer([], conversations={"`__vimax_s32_relu`": sums, "unit lanes.cu": lanes}) as server:
         first = _porter(tmp_path, server, "proj", "-o", "out", "--target", "gfx90a", "-j", "1", "--max-iterations", "3")
         first_asked = {key: len(requests) for key, requests in server.by_conversation().items()}
     assert first.returncode == 1, first.stderr
-    assert first_asked == {"`__reduce_add_sync`": 2, "unit lanes.cu": 1}  # 3 turns: the budget stopped lanes
+    assert first_asked == {"`__vimax_s32_relu`": 2, "unit lanes.cu": 1}  # 3 turns: the budget stopped lanes
     report = _report(tmp_path / "out")
     assert report["fix_loop"]["status"] == "limits_hit" and "--resume" in report["fix_loop"]["message"]
     assert [(t["id"], t["status"]) for t in report["fix_loop"]["agent"]["tasks"]] == [("T1", "fixed"), ("T2", "unfinished")]
     fixed_sum = (tmp_path / "out" / "sum1.cu").read_text()
 
     # from inside the output tree, as a user would: `porter convert --resume .`
-    with FakeOpenAIServer([], conversations={"`__reduce_add_sync`": [], "unit lanes.cu": lanes}) as server:
+    with FakeOpenAIServer([], conversations={"`__vimax_s32_relu`": [], "unit lanes.cu": lanes}) as server:
         second = _porter(tmp_path / "out", server, "--resume", ".")
         second_asked = {key: len(requests) for key, requests in server.by_conversation().items()}
     assert second.returncode == 0, second.stderr
@@ -267,11 +267,11 @@ def test_ctrl_c_during_a_task_leaves_a_report_that_resume_continues(tmp_path: Pa
 
     _require_hipcc()
     make_tree(tmp_path / "proj", sums=2, lanes=True)
-    sums = [fix_sums(1, 2), finish("__reduce_add_sync -> wave_reduce_add")]
+    sums = [fix_sums(1, 2), finish("__vimax_s32_relu -> wave_reduce_add")]
     lanes = [reply(FIX_LANES), finish("inline PTX %laneid -> __lane_id()")]
     env = {**os.environ, "NO_COLOR": "1", "OPENAI_API_KEY": SECRET, "HIP_PLATFORM": "amd"}
     hanging = [reply(FIX_LANES, delay=60.0)]  # the answer Ctrl-C interrupts
-    with FakeOpenAIServer([], conversations={"`__reduce_add_sync`": sums, "unit lanes.cu": hanging}) as server:
+    with FakeOpenAIServer([], conversations={"`__vimax_s32_relu`": sums, "unit lanes.cu": hanging}) as server:
         cmd = [sys.executable, "-m", "porter", "convert", "proj", "-o", "out", "--target", "gfx90a", "-j", "1",
                "--model", MODEL, "--base-url", server.base_url]
         proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -285,7 +285,7 @@ def test_ctrl_c_during_a_task_leaves_a_report_that_resume_continues(tmp_path: Pa
     report = _report(tmp_path / "out")
     assert report["fix_loop"]["status"] == "interrupted"
     assert [(t["id"], t["status"]) for t in report["fix_loop"]["agent"]["tasks"]] == [("T1", "fixed"), ("T2", "interrupted")]
-    with FakeOpenAIServer([], conversations={"`__reduce_add_sync`": [], "unit lanes.cu": lanes}) as server:
+    with FakeOpenAIServer([], conversations={"`__vimax_s32_relu`": [], "unit lanes.cu": lanes}) as server:
         resumed = _porter(tmp_path, server, "--resume", "out")
         asked = {key: len(requests) for key, requests in server.by_conversation().items()}
     assert resumed.returncode == 0, resumed.stderr

@@ -3,7 +3,9 @@ after translation, and the scripted model's fixes for each.
 
 - `common.cuh` uses TILE_SIZE, which the CUDA build passed with -D; five units include it, and each of them also
   fails ("reference to __host__ variable 'kTile'") only because of it;
-- `__reduce_add_sync`, which HIP lacks and no porter shim provides, used in three files;
+- `__vimax_s32_relu` (a CUDA 12 DPX intrinsic), which HIP lacks and no porter shim provides, used in three files
+  (the scripted model swaps in a helper of its own; these tests check the agent's task handling, not the arithmetic.
+  They used `__reduce_add_sync` until porter_warp_reduce.h made it build);
 - `lanes.cu`, with inline PTX of its own.
 """
 
@@ -34,7 +36,7 @@ SUM = """#include <cuda_runtime.h>
 
 __global__ void block_sum{n}(const int* in, int* out) {{
     int v = in[threadIdx.x];
-    int total = __reduce_add_sync(0xffffffff, v);
+    int total = __vimax_s32_relu(0xffffffff, v);
     if (threadIdx.x == 0) out[blockIdx.x] = total;
 }}
 """
@@ -51,7 +53,7 @@ __global__ void lanes(unsigned* out) { out[threadIdx.x] = lane_id(); }
 WAVE_REDUCE = """#pragma once
 #include <hip/hip_runtime.h>
 
-// porter: __reduce_add_sync has no HIP counterpart; a butterfly over the whole wavefront
+// porter: the scripted model's stand-in for __vimax_s32_relu, which has no HIP counterpart
 __device__ inline int wave_reduce_add(unsigned long long mask, int v) {
     for (int offset = warpSize / 2; offset > 0; offset /= 2) v += __shfl_xor(v, offset);
     return v;
@@ -76,7 +78,7 @@ def fix_sums(*numbers: int) -> Turn:
     calls = [call("write_file", {"path": "wave_reduce.cuh", "content": WAVE_REDUCE})]
     for n in numbers:
         calls.append(call("replace_in_file", {"path": f"sum{n}.cu", "old": INCLUDE_HIP, "new": WITH_WAVE}))
-        calls.append(call("replace_in_file", {"path": f"sum{n}.cu", "old": "__reduce_add_sync(", "new": "wave_reduce_add("}))
+        calls.append(call("replace_in_file", {"path": f"sum{n}.cu", "old": "__vimax_s32_relu(", "new": "wave_reduce_add("}))
     return reply(*calls)
 
 
@@ -96,7 +98,7 @@ def make_tree(root: Path, *, units: int = 0, sums: int = 0, lanes: bool = False)
 
 THREE_ROOT_CAUSES = {
     "header common.cuh": [reply(FIX_HEADER), finish("TILE_SIZE came from the CUDA build's flags: default it to 64")],
-    "`__reduce_add_sync`": [fix_sums(1, 2, 3), finish("__reduce_add_sync -> a wavefront butterfly in wave_reduce.cuh")],
+    "`__vimax_s32_relu`": [fix_sums(1, 2, 3), finish("__vimax_s32_relu -> a wavefront butterfly in wave_reduce.cuh")],
     "unit lanes.cu": [reply(FIX_LANES), finish("inline PTX %laneid -> __lane_id()")],
     # the units' own errors are consequences of the header: their task must never be asked for
     "`kTile`": [],
