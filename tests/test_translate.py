@@ -31,6 +31,7 @@ MAP = ApiMap(
     symbol_args={"cudaMemcpyToSymbol": 0, "cudaMemcpyFromSymbol": 1},
     defined_only={"__CUDA_ARCH__": "compare a target instead"},
     ocp_fp8={},
+    value_stand_ins={"__CUDA_ARCH__": "PORTER_CUDA_ARCH"},
 )
 
 

@@ -470,6 +470,8 @@ def _cg_member_call(rule: Rule, diag: Diagnostic, m: re.Match, tree: _Tree) -> b
         if rule.params.get("same_receiver_in_file") and not arrow and re.fullmatch(r"\w+", receiver):
             _same_receiver_calls(f, receiver, rule.params["same_receiver_in_file"], tree)
         return True
+
+
 def _same_receiver_calls(f: str, receiver: str, members: str, tree: _Tree) -> None:
     """The other `receiver.member(` calls of the file, rewritten alike: the compiler reports a template's failure once
     per instantiation, so the next call with the same type would otherwise take another build round."""

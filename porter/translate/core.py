@@ -28,7 +28,7 @@ from porter import syntax
 from porter.syntax import Layout, LineIndex, PieceKind, first_char_alternation, in_spans
 from porter.translate.call_shapes import call_of, call_shapes, shape_call, struct_init_edits, struct_orders
 from porter.translate.device_props import device_prop_edits
-from porter.translate.mapping import CUDA_LOOKING, ApiMap, load_api_map, shim_covers, value_stand_ins
+from porter.translate.mapping import CUDA_LOOKING, ApiMap, load_api_map, shim_covers
 from porter.translate.options import (
     Conversion,
     LaunchSyntax,
@@ -107,7 +107,7 @@ def join_spaced_launches(source: bytes) -> tuple[bytes, list[int]]:
     for m in _SPACED_OPENER.finditer(source):
         if m.group() == b"<<<" or layout.in_comment_or_literal(m.start()):
             continue
-        before = source[: m.start()].rstrip()
+        before = source[max(0, m.start() - 256) : m.start()].rstrip()  # the kernel's name or `operator` ends it
         if not before or not (before[-1:].isalnum() or before[-1:] in b"_>") or re.search(rb"\boperator$", before):
             continue
         end = _LAUNCH_CONFIG_END.search(source, m.end())
@@ -524,7 +524,7 @@ class _Translation:
                 )
             if name in self.map.defined_only and not self._is_defined_test(start, end):
                 self._unconverted(name, start, Reason.NEEDS_AGENT, entry.family, self.map.defined_only[name])
-                if (stand_in := value_stand_ins().get(name)) is not None:
+                if (stand_in := self.map.value_stand_ins.get(name)) is not None:
                     self.edits.append(Edit(start, end, stand_in.encode()))
                     self.result.conversions.append(Conversion(entry.family, name, stand_in, self.lines.line(start)))
                 continue

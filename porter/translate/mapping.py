@@ -100,6 +100,7 @@ class ApiMap:
     cuda_only_patterns: tuple[tuple[str, CudaOnlyFeature], ...] = ()  # (whole-identifier regex, feature)
     device_runtime: frozenset[str] = frozenset()  # CUDA's device runtime API (dynamic parallelism in device code)
     cg_members: dict[str, CgMember] = field(default_factory=dict)  # cooperative-groups members HIP lacks: rewritten as porter_cg:: calls
+    value_stand_ins: dict[str, str] = field(default_factory=dict)  # defined_only macro -> its value comparisons' stand-in
 
     @functools.cached_property
     def device_runtime_unlisted(self) -> frozenset[str]:
@@ -261,6 +262,7 @@ def _parse_api_map() -> ApiMap:
     rewrites = tomllib.loads(rewrites_file.read_text("utf-8")) if rewrites_file.is_file() else {}
     symbol_args = dict(rewrites.get("symbol_args", {}))
     defined_only = dict(rewrites.get("defined_only", {}))
+    value_stand_ins = dict(rewrites.get("value_stand_ins", {}))
     ocp = rewrites.get("ocp_fp8", {})
     ocp_since = _version(ocp.get("since"), "rewrites.toml: ocp_fp8")
     ocp_fp8 = {cuda: ApiEntry(cuda=cuda, hip=hip, family="fp8", kind="type", since=ocp_since,
@@ -288,7 +290,8 @@ def _parse_api_map() -> ApiMap:
         device_runtime.update(row.get("device_runtime", ()))
     prefixes.sort(key=lambda p: -len(p[0]))  # longest prefix first
     return ApiMap(apis, namespaces, headers, tuple(prefixes), symbol_args, defined_only, ocp_fp8, no_image,
-                  no_image_agent, only_names, tuple(only_patterns), frozenset(device_runtime), cg_members)
+                  no_image_agent, only_names, tuple(only_patterns), frozenset(device_runtime), cg_members,
+                  value_stand_ins)
 
 
 @functools.cache
@@ -314,10 +317,3 @@ def shim_covers(hip_name: str, rocm: RocmVersion | None) -> bool:
     before = _backfilled_names().get(hip_name)
     return before is not None and (rocm is None or rocm < before)
 
-
-@functools.cache
-def value_stand_ins() -> dict[str, str]:
-    """Macro -> the shim-defined stand-in its value comparisons use (rewrites.toml [value_stand_ins])."""
-    rewrites_file = resources.files("porter").joinpath("data", "rewrites.toml")
-    rewrites = tomllib.loads(rewrites_file.read_text("utf-8")) if rewrites_file.is_file() else {}
-    return dict(rewrites.get("value_stand_ins", {}))
