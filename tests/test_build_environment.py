@@ -45,3 +45,21 @@ def test_no_toolchain_build_fails_cleanly(tmp_path: Path) -> None:
     (tmp_path / "a.hip").write_text("")
     result = HipccEnvironment(tmp_path, None).build()
     assert not result.ok and "hipcc not found" in result.output
+
+
+@pytest.mark.hipcc
+def test_build_leaves_nothing_in_the_temp_directory(hip_toolchain, tmp_path: Path, monkeypatch) -> None:
+    # ROCm 5.2's clang leaves empty directories in $TMPDIR per compile (thousands over a real tree)
+    import tempfile
+
+    tmp = tmp_path / "tmp"
+    tree = tmp_path / "tree"
+    tmp.mkdir()
+    tree.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    (tree / "unit.hip").write_text('#include <hip/hip_runtime.h>\n__global__ void k(int* p) { p[0] = 1; }\n')
+    env = HipccEnvironment(tree, hip_toolchain.toolchain, arch=hip_toolchain.arch,
+                           extra_flags=hip_toolchain.extra_arch_flags())
+    assert env.build().ok
+    assert list(tmp.iterdir()) == []

@@ -82,8 +82,12 @@ class HipccEnvironment:
         return [str(self.toolchain.hipcc), f"--offload-arch={self.arch}", "-x", "hip", "-c", str(rel),
                 "-o", str(obj), *self.flags.args(), *self.extra_flags]
 
-    def _run(self, cmd: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(cmd, cwd=self.root, capture_output=True, text=True, env=hip_env(), timeout=timeout,
+    def _run(self, cmd: list[str], timeout: float, scratch: Path) -> subprocess.CompletedProcess[str]:
+        # ROCm 5.2's clang leaves two empty directories in $TMPDIR per compile: keep them in porter's scratch
+        # directory, which is removed after the build, instead of piling up in /tmp
+        env = hip_env()
+        env["TMPDIR"] = str(scratch)
+        return subprocess.run(cmd, cwd=self.root, capture_output=True, text=True, env=env, timeout=timeout,
                               check=False)
 
     def _compile_one(self, source: Path, objdir: Path, show_progress: bool = True) -> FileBuild:
@@ -98,7 +102,7 @@ class HipccEnvironment:
                 return self._done(FileBuild(rel, hit.ok, hit.output, shlex.join(cmd), cached=True), show_progress)
         depfile = obj.with_suffix(".d")
         try:
-            proc = self._run([*cmd, "-MD", "-MF", str(depfile)] if self.cache else cmd, COMPILE_TIMEOUT_S)
+            proc = self._run([*cmd, "-MD", "-MF", str(depfile)] if self.cache else cmd, COMPILE_TIMEOUT_S, objdir)
             output, ok = proc.stdout + proc.stderr, proc.returncode == 0
         except subprocess.TimeoutExpired:
             output, ok = f"{rel}:0:0: error: compilation timed out after {COMPILE_TIMEOUT_S}s\n", False
@@ -113,7 +117,7 @@ class HipccEnvironment:
             out = args.index("-o")
             del args[out : out + 2]
             try:
-                self._run([cmd[0], *args, "-M", "-MG", "-MF", str(depfile)], COMPILE_TIMEOUT_S)
+                self._run([cmd[0], *args, "-M", "-MG", "-MF", str(depfile)], COMPILE_TIMEOUT_S, depfile.parent)
             except subprocess.TimeoutExpired:
                 return []
         try:
