@@ -45,6 +45,19 @@ ATTRIBUTES = [
      "CU_DEVICE_ATTRIBUTE_NUMA_ID"),
     ("host_numa_id", "-1", "reported as CUDA's 'no NUMA node' (HIP does not say)", "cudaDevAttrHostNumaId",
      "CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID"),
+    ("generic_compression_supported", "0", "HIP exposes no compressible memory", None,
+     "CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED"),
+    ("handle_type_win32_handle_supported", "0", "ROCm on Linux exports no Win32 handles", None,
+     "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED"),
+    ("handle_type_win32_kmt_handle_supported", "0", "ROCm on Linux exports no Win32 handles", None,
+     "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED"),
+    ("handle_type_fabric_supported", "0", "HIP has no fabric handles", None,
+     "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED"),
+    # not a constant: ROCm exports VMM allocations as POSIX file descriptors (hipMemExportToShareableHandle, Linux)
+    ("handle_type_posix_file_descriptor_supported", "porter_vmm_supported(device)",
+     "HIP's virtual-memory-management attribute (0 before ROCm 5.3, which has no VMM API): ROCm on Linux exports "
+     "VMM allocations as POSIX file descriptors", None,
+     "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED"),
 ]
 
 # (porter name, why, runtime enumerator, driver enumerator)
@@ -62,7 +75,8 @@ TEMPLATE = """\
 // hipDeviceGetAttribute, hipDeviceGetLimit and hipDeviceSetLimit through porter's versions (macros), which answer
 // porter's values and pass every other attribute and limit to HIP. ROCm before 5.3 has no hipDeviceSetLimit: there
 // the setter answers hipErrorUnsupportedLimit for HIP's own limits.
-// How it differs from CUDA: the answers are fixed (e.g. 0 for cluster launch, no NUMA node); setting the
+// How it differs from CUDA: the answers are fixed (e.g. 0 for cluster launch, no NUMA node) except POSIX file
+// descriptor export, answered by HIP's virtual-memory-management attribute; setting the
 // persisting-L2 or L2 fetch-granularity limit succeeds and does nothing (a hint with no AMD counterpart).
 #pragma once
 #include <cstddef>
@@ -75,6 +89,19 @@ enum porter_device_attribute_t {{
 enum porter_limit_t {{
 {limits}
 }};
+
+static inline int porter_vmm_supported(int device) {{
+#if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION < 50300000
+    (void)device;
+    return 0;
+#else
+    int supported = 0;
+    return (hipDeviceGetAttribute)(&supported, hipDeviceAttributeVirtualMemoryManagementSupported, device) ==
+                   hipSuccess
+               ? supported
+               : 0;
+#endif
+}}
 
 static inline hipError_t porter_device_get_attribute(int* value, int attribute, int device) {{
     if (value == nullptr) return hipErrorInvalidValue;

@@ -4,7 +4,8 @@
 // hipDeviceGetAttribute, hipDeviceGetLimit and hipDeviceSetLimit through porter's versions (macros), which answer
 // porter's values and pass every other attribute and limit to HIP. ROCm before 5.3 has no hipDeviceSetLimit: there
 // the setter answers hipErrorUnsupportedLimit for HIP's own limits.
-// How it differs from CUDA: the answers are fixed (e.g. 0 for cluster launch, no NUMA node); setting the
+// How it differs from CUDA: the answers are fixed (e.g. 0 for cluster launch, no NUMA node) except POSIX file
+// descriptor export, answered by HIP's virtual-memory-management attribute; setting the
 // persisting-L2 or L2 fetch-granularity limit succeeds and does nothing (a hint with no AMD counterpart).
 #pragma once
 #include <cstddef>
@@ -27,12 +28,30 @@ enum porter_device_attribute_t {
     porter_dev_attr_numa_config = 0x50000000 + 13,  // 0: reported as CUDA's 'no NUMA node' (HIP does not say)
     porter_dev_attr_numa_id = 0x50000000 + 14,  // -1: reported as CUDA's 'no NUMA node' (HIP does not say)
     porter_dev_attr_host_numa_id = 0x50000000 + 15,  // -1: reported as CUDA's 'no NUMA node' (HIP does not say)
+    porter_dev_attr_generic_compression_supported = 0x50000000 + 16,  // 0: HIP exposes no compressible memory
+    porter_dev_attr_handle_type_win32_handle_supported = 0x50000000 + 17,  // 0: ROCm on Linux exports no Win32 handles
+    porter_dev_attr_handle_type_win32_kmt_handle_supported = 0x50000000 + 18,  // 0: ROCm on Linux exports no Win32 handles
+    porter_dev_attr_handle_type_fabric_supported = 0x50000000 + 19,  // 0: HIP has no fabric handles
+    porter_dev_attr_handle_type_posix_file_descriptor_supported = 0x50000000 + 20,  // porter_vmm_supported(device): HIP's virtual-memory-management attribute (0 before ROCm 5.3, which has no VMM API): ROCm on Linux exports VMM allocations as POSIX file descriptors
 };
 
 enum porter_limit_t {
     porter_limit_persisting_l2_cache_size = 0x50000000 + 0,  // AMD GPUs have no persisting-L2 set-aside: setting it does nothing, reading it gives 0
     porter_limit_max_l2_fetch_granularity = 0x50000000 + 1,  // a prefetch-size hint with no HIP counterpart: setting it does nothing, reading it gives 0
 };
+
+static inline int porter_vmm_supported(int device) {
+#if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION < 50300000
+    (void)device;
+    return 0;
+#else
+    int supported = 0;
+    return (hipDeviceGetAttribute)(&supported, hipDeviceAttributeVirtualMemoryManagementSupported, device) ==
+                   hipSuccess
+               ? supported
+               : 0;
+#endif
+}
 
 static inline hipError_t porter_device_get_attribute(int* value, int attribute, int device) {
     if (value == nullptr) return hipErrorInvalidValue;
@@ -53,6 +72,11 @@ static inline hipError_t porter_device_get_attribute(int* value, int attribute, 
         case porter_dev_attr_numa_config: *value = 0; return hipSuccess;
         case porter_dev_attr_numa_id: *value = -1; return hipSuccess;
         case porter_dev_attr_host_numa_id: *value = -1; return hipSuccess;
+        case porter_dev_attr_generic_compression_supported: *value = 0; return hipSuccess;
+        case porter_dev_attr_handle_type_win32_handle_supported: *value = 0; return hipSuccess;
+        case porter_dev_attr_handle_type_win32_kmt_handle_supported: *value = 0; return hipSuccess;
+        case porter_dev_attr_handle_type_fabric_supported: *value = 0; return hipSuccess;
+        case porter_dev_attr_handle_type_posix_file_descriptor_supported: *value = porter_vmm_supported(device); return hipSuccess;
         default: break;
     }
     return (hipDeviceGetAttribute)(value, static_cast<hipDeviceAttribute_t>(attribute), device);

@@ -286,3 +286,48 @@ def test_driver_memset_node_params_go_through_the_adapters(compiler: Compiler | 
     install_shims(tmp_path, [path], compiler.rocm)
     proc = compiler.compile(path, "-fsyntax-only")
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+CTX_CREATE_13 = """#include <cuda.h>
+#include <cstdio>
+int main() {
+  CUdevice dev = 0; CUcontext ctx; int fd = 0, compression = 1;
+  CUctxCreateParams params = {};
+  CUresult zeroed = cuCtxCreate(&ctx, &params, 0, dev);
+  CUresult none = cuCtxCreate_v4(&ctx, NULL, 0, dev);
+  params.numExecAffinityParams = 1;
+  CUresult affinity = cuCtxCreate(&ctx, &params, 0, dev);
+  cuDeviceGetAttribute(&fd, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED, dev);
+  cuDeviceGetAttribute(&compression, CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED, dev);
+  printf("%d %d\\n", affinity == CUDA_ERROR_NOT_SUPPORTED, compression);
+  return zeroed == CUDA_SUCCESS && none == CUDA_SUCCESS;
+}
+"""
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("compiler", compiler_params())
+def test_cuda13_context_creation_and_handle_attributes(compiler: Compiler | None, tmp_path: Path) -> None:
+    """CUDA 13's cuCtxCreate takes a CUctxCreateParams (cuda-samples' matrixMulDrv, simpleDrvRuntime): the port
+    goes through porter_ctx_create.h; the attributes a VMM/IPC sample asks for are answered, not undeclared."""
+    compiler = need(compiler)
+    out, leftovers = _port(CTX_CREATE_13, compiler.rocm)
+    assert "porter_ctx_create_params params" in out and not leftovers, leftovers
+    assert "porter_dev_attr_handle_type_posix_file_descriptor_supported" in out
+    path = tmp_path / "ctx.hip"
+    path.write_text(out)
+    bare = compiler.compile(path, "-fsyntax-only")
+    assert bare.returncode != 0 and "porter_ctx_create_params" in bare.stderr  # HIP alone lacks the form
+    installed = install_shims(tmp_path, [path], compiler.rocm)
+    assert {"porter_ctx_create", "porter_device_attributes"} <= set(installed["ctx.hip"])
+    proc = compiler.compile(path)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    if compiler.rocm != ROCM_52:
+        return  # the host run needs the host's own HIP runtime (5.2 here)
+    exe = tmp_path / "ctx"
+    proc = subprocess.run([compiler.hipcc, f"--offload-arch={compiler.arches[0]}", str(path), "-o", str(exe)],
+                          capture_output=True, text=True, check=False, env={**os.environ, "HIP_PLATFORM": "amd"})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    # no GPU here: the asked-for affinity is refused before HIP is called, compression is answered 0 by the shim
+    run = subprocess.run([str(exe)], capture_output=True, text=True, check=False, timeout=60)
+    assert run.stdout.splitlines() == ["1 0"], run.stdout + run.stderr
