@@ -11,8 +11,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from support.hip_compile import Compiler, compiler_params, need
 
-from porter.translate import TranslateOptions, translate
+from porter.fix.shims import install_shims
+from porter.translate import RocmVersion, TranslateOptions, translate
 
 
 def _hipcc() -> str:
@@ -145,3 +147,51 @@ template <> const char* api<CUresult>() { return "driver"; }
     result = translate(src, TranslateOptions())
     assert b"#if 0  // porter: api<CUresult>() repeats api<cudaError_t>() (line 3) in HIP" in result.output
     assert result.output.count(b"#endif") == 1
+
+
+UNPORTED_STATUS = b"""#include <cuda.h>
+#include <cstdio>
+static int calls = 0;
+CUresult init() { ++calls; return cuInit(0); }
+int main() {
+    CUresult r = init();
+    if (r == CUDA_ERROR_TIMEOUT) printf("timeout\\n");
+    if (CUDA_ERROR_TIMEOUT != init()) printf("not timeout\\n");
+    bool same = (init()) == CUDA_ERROR_STUB_LIBRARY;
+    printf("%d %d\\n", same, calls);
+    return 0;
+}
+"""
+
+
+def test_status_enumerators_hip_lacks_compare_as_no_hip_result() -> None:
+    result = translate(UNPORTED_STATUS, TranslateOptions())
+    out = result.output.decode()
+    assert "r == porter_unported_status" in out and "porter_unported_status != init()" in out
+    assert "(init()) == porter_unported_status" in out and "CUDA_ERROR_" not in out
+    assert not [u for u in result.unconverted if u.name.startswith("CUDA_ERROR")]
+    # any other use stays reported: an assignment, a return value
+    other = translate(b"#include <cuda.h>\nCUresult f() { CUresult r = CUDA_ERROR_TIMEOUT; return r; }\n",
+                      TranslateOptions())
+    assert "CUDA_ERROR_TIMEOUT" in other.output.decode()
+    assert [u.name for u in other.unconverted] == ["CUDA_ERROR_TIMEOUT"]
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("compiler", compiler_params())
+def test_unported_status_comparisons_compile_and_answer(compiler: Compiler | None, tmp_path: Path) -> None:
+    compiler = need(compiler)
+    path = tmp_path / "status.hip"
+    path.write_bytes(translate(UNPORTED_STATUS, TranslateOptions(rocm=compiler.rocm)).output)
+    assert compiler.compile(path, "-fsyntax-only").returncode != 0  # the name alone is undeclared
+    assert "porter_unported_status" in install_shims(tmp_path, [path], compiler.rocm)["status.hip"]
+    proc = compiler.compile(path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    if compiler.rocm != RocmVersion(5, 2):
+        return  # the host run needs the host's own HIP runtime (5.2 here)
+    exe = tmp_path / "status"
+    proc = subprocess.run([compiler.hipcc, f"--offload-arch={compiler.arches[0]}", str(path), "-o", str(exe)],
+                          capture_output=True, text=True, check=False, env={**os.environ, "HIP_PLATFORM": "amd"})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    run = subprocess.run([str(exe)], capture_output=True, text=True, check=False, timeout=60)
+    assert run.stdout.splitlines() == ["not timeout", "0 3"], run.stdout + run.stderr  # every init() still ran

@@ -81,6 +81,12 @@ def translate(source: bytes, options: TranslateOptions | None = None, api_map: A
 
 # an unported enumerator's case label: `case NAME:` and where its statements may end (the next label or the switch's end)
 _CASE_BEFORE = re.compile(rb"\bcase[ \t]+$")
+# status and error enumerators of the CUDA libraries: values an API returns, so comparing a result with one HIP
+# lacks has a fixed answer
+_STATUS_ENUMERATOR = re.compile(r"^(?:cudaError\w+|CUDA_ERROR_\w+|CU\w+_STATUS_\w+|CUFFT_\w*(?:ERROR|LICENSE)\w*|"
+                                r"CURAND_STATUS_\w+|NVRTC_ERROR_\w+|NVJPEG_STATUS_\w+)$")
+_EQUALITY_BEFORE = re.compile(rb"[!=]=\s*\(?\s*$")
+_EQUALITY_AFTER = re.compile(rb"\s*\)?\s*[!=]=(?!=)")
 _LABEL_END = re.compile(rb"[ \t]*:(?!:)")
 _LABEL_FOLLOWS = re.compile(rb"\s*(?:case\b|default\s*:)")
 _NEXT_LABEL = re.compile(rb"\bcase\b|\bdefault\s*:|\}")
@@ -246,6 +252,8 @@ class _Translation:
             self._call_shapes(candidates)
         if candidates and b"case" in self.source:
             self._unported_case_labels(candidates)
+        if candidates and b"=" in self.source:
+            self._unported_status_comparisons(candidates)
         self._identifiers(candidates)
         if self._collapsing and self.tree is not None:
             self._collapsed_overloads()
@@ -657,6 +665,26 @@ class _Translation:
                 self.edits.append(Edit(stop_line, stop_line, b"#endif\n"))
             self._claimed.add(start)
             self.result.conversions.append(Conversion("case-label", f"case {name}:", "#if 0", self.lines.line(start)))
+
+    def _unported_status_comparisons(self, candidates: list[tuple[int, int, str]]) -> None:
+        """`if (status == CUFFT_LICENSE_ERROR)`: no HIP call returns a status HIP does not define, so the comparison
+        is false (`!=`: true) whatever the result. The enumerator becomes `porter_unported_status`
+        (porter_unported_status.h), which compares so; the other operand is still evaluated. Only status and error
+        enumerators (what APIs return), only as an operand of `==`/`!=`; any other use stays reported."""
+        code, layout = self.layout.code, self.layout
+        for start, end, name in candidates:
+            if start in self._claimed or not _STATUS_ENUMERATOR.match(name):
+                continue
+            entry = self.map.apis.get(name)
+            if entry is None or entry.hip is not None or entry.kind not in ("enum", "enumerator", "constant"):
+                continue
+            if layout.in_directive(start) or not (_EQUALITY_BEFORE.search(code, max(0, start - 16), start)
+                                                   or _EQUALITY_AFTER.match(code, end)):
+                continue
+            self.edits.append(Edit(start, end, b"porter_unported_status"))
+            self._claimed.add(start)
+            self.result.conversions.append(Conversion("unported-status", name, "porter_unported_status",
+                                                      self.lines.line(start)))
 
     def _unconverted(self, name: str, offset: int, reason: Reason, family: str, detail: str) -> None:
         if reason in (Reason.NO_HIP_EQUIVALENT, Reason.NOT_MAPPED) and (feature := self.map.cuda_only(name)):
