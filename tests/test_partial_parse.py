@@ -203,3 +203,16 @@ def test_raw_strings_closed_and_never_closed() -> None:
     assert not layout.in_comment_or_literal(source.index(b"q( cudaFree"))  # `"q( ...` has no closing quote
     assert not layout.in_comment_or_literal(source.index(b"d ="))
     assert layout.in_comment_or_literal(source.index(b'"s"') + 1)
+
+
+def test_crlf_directive_at_the_end_of_a_parsed_range_is_no_parse_error() -> None:
+    """A directive's span stops before its \\n: in a CRLF file a parsed range ending on `#include "x"\\r` read as
+    an unterminated directive, and every such file warned of a parse error (HeCBench's quicksort)."""
+    lf = (b'#include <cuda_runtime.h>\nstatic int host_only(int x) { return x + 1; }\n\n#include "local.h"\n\n'
+          b"template <class T>\nT* part(T* a) { return a; }\n"
+          b"__global__ void k(int* p) { if (threadIdx.x % 32 == 0) p[0] = __ballot_sync(0xffffffff, 1); }\n"
+          b"void run(int* d) { k<<<1, 1>>>(d); }\n")
+    crlf = translate(lf.replace(b"\n", b"\r\n"), TranslateOptions())
+    plain = translate(lf, TranslateOptions())
+    assert crlf.warnings == plain.warnings == []
+    assert crlf.output == plain.output.replace(b"\n", b"\r\n")

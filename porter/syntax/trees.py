@@ -69,8 +69,9 @@ def error_lines(tree: tree_sitter.Tree, limit: int = 20) -> list[int]:
         node = stack.pop()
         if not node.has_error:
             continue
-        if node.is_error or node.is_missing:
+        children = [c for c in node.children if c.has_error]
+        if node.is_error or node.is_missing or not children:  # (a node missing a zero-width token flags itself)
             lines.append(node.start_point.row + 1)
             continue
-        stack.extend(reversed(node.children))
+        stack.extend(reversed(children))
     return lines

@@ -138,6 +138,10 @@ _MAY_END_QUALIFIER = frozenset({b":", b" ", b"\t", b"\n", b"\r"})  # the byte be
 _BLANKS = frozenset({b" ", b"\t", b"\n", b"\r", b"\\", b"\f", b"\v"})
 
 
+def _crlf_cut(source: bytes, end: int) -> bool:
+    return end > 0 and source[end - 1 : end + 1] == b"\r\n"
+
+
 def _scan():
     """The scan stage, which owns the hazard fixes. It imports this stage's types, so it is imported on first use."""
     from porter import scan
@@ -278,6 +282,9 @@ class _Translation:
             if not ranges:
                 return
             lines = self.lines
+            # a range ending inside a CRLF (a directive's span stops before its \n): tree-sitter takes
+            # `#include "x"\r` at the end of a range for an unterminated directive, while `#include "x"` is fine
+            ranges = [(s, e - 1 if _crlf_cut(self.source, e) else e) for s, e in ranges]
             self.tree = syntax.parse_ranges(
                 self.source, [(s, e, lines.point(s), lines.point(e)) for s, e in ranges]
             )
