@@ -63,3 +63,35 @@ def test_build_leaves_nothing_in_the_temp_directory(hip_toolchain, tmp_path: Pat
                            extra_flags=hip_toolchain.extra_arch_flags())
     assert env.build().ok
     assert list(tmp.iterdir()) == []
+
+
+def _two_projects(root: Path) -> None:
+    # a tree of independent projects (cuda-samples, HeCBench), each with its own support header of one name
+    for name, value in (("alpha", 1), ("beta", 2)):
+        (root / name / "inc").mkdir(parents=True)
+        (root / name / "Makefile").write_text("all:\n\thipcc -Iinc main.hip\n")
+        (root / name / "inc" / "util.h").write_text(f"#pragma once\n#define PROJECT_VALUE {value}\n")
+        (root / name / "main.hip").write_text(
+            '#include <hip/hip_runtime.h>\n#include "util.h"\n'
+            f'static_assert(PROJECT_VALUE == {value}, "a sibling project\'s util.h");\n')
+
+
+def test_a_units_own_project_comes_first_on_the_include_path(tmp_path: Path) -> None:
+    from porter.build.compile_db import collect_flags
+
+    _two_projects(tmp_path)
+    flags = collect_flags(tmp_path)
+    for name in ("alpha", "beta"):
+        includes = [a[2:] for a in flags.args(tmp_path / name / "main.hip") if a.startswith("-I")]
+        assert includes.index(str(tmp_path / name / "inc")) < includes.index(
+            str(tmp_path / ("beta" if name == "alpha" else "alpha") / "inc")), includes
+
+
+@pytest.mark.hipcc
+def test_sibling_projects_build_with_their_own_headers(hip_toolchain, tmp_path: Path) -> None:
+    _two_projects(tmp_path)
+    env = HipccEnvironment(tmp_path, hip_toolchain.toolchain, arch=hip_toolchain.arch, jobs=2,
+                           extra_flags=hip_toolchain.extra_arch_flags())
+    result = env.build()
+    assert result.ok, result.output
+    assert sorted(result.units) == ["alpha/main.hip", "beta/main.hip"]

@@ -34,6 +34,9 @@ class CompileFlags:
     std: str | None = None  # c++17: the first standard the build names
     openmp: bool = False
     rdc: bool = False  # relocatable device code
+    # folders holding a build file (Makefile, CMakeLists.txt): in a tree of several projects a unit's own
+    # project's include folders come first, so `"reference.h"` finds its project's, not a sibling project's
+    project_dirs: list[str] = field(default_factory=list)
 
     def add_include(self, path: Path) -> None:
         text = str(path)
@@ -48,13 +51,27 @@ class CompileFlags:
         if self.std is None and _STD_RE.fullmatch(value):
             self.std = value
 
-    def args(self) -> list[str]:
+    def args(self, unit: Path | None = None) -> list[str]:
         options = [f"-std={self.std}"] if self.std else []
         options += ["-fopenmp"] if self.openmp else []
         options += ["-fgpu-rdc"] if self.rdc else []
-        return [f"-I{d}" for d in self.include_dirs] + [f"-D{d}" for d in self.defines] + options
+        return [f"-I{d}" for d in self.include_order(unit)] + [f"-D{d}" for d in self.defines] + options
+
+    def include_order(self, unit: Path | None) -> list[str]:
+        """The include folders for `unit`: those inside its project (the nearest folder above it with a build
+        file) first, the rest in their order."""
+        if unit is None or len(self.project_dirs) < 2:
+            return self.include_dirs
+        here = str(unit.parent)
+        own = max((d for d in self.project_dirs if here == d or here.startswith(d.rstrip("/") + "/")), key=len,
+                  default=None)
+        if own is None:
+            return self.include_dirs
+        prefix = own.rstrip("/") + "/"
+        return sorted(self.include_dirs, key=lambda d: not (d == own or d.startswith(prefix)))
 
 
+_BUILD_FILE_NAMES = frozenset({"CMakeLists.txt", "Makefile", "makefile", "GNUmakefile"})
 _STD_RE = re.compile(r"(?:c|gnu)\+\+(?:11|14|17|20|23|2a|2b|1z|1y)")
 _RDC_FLAGS = {"-fgpu-rdc", "-rdc=true", "--relocatable-device-code=true", "-dc", "--device-c"}
 
@@ -312,6 +329,7 @@ def collect_flags(out_root: Path) -> CompileFlags:
             for mk in makefiles:
                 from_makefile(mk, flags)
     _add_include_prefixes(out_root, all_files, flags)
+    flags.project_dirs = sorted({str(p.parent) for p in all_files if p.name in _BUILD_FILE_NAMES or p.suffix == ".mk"})
     for path in all_files:
         if path.suffix.lower() in HEADER_SUFFIXES:
             flags.add_include(path.parent)

@@ -80,7 +80,8 @@ class HipccEnvironment:
             raise RuntimeError("no hipcc")
         rel = source.relative_to(self.root) if source.is_relative_to(self.root) else source
         return [str(self.toolchain.hipcc), f"--offload-arch={self.arch}", "-x", "hip", "-c", str(rel),
-                "-o", str(obj), *self.flags.args(), *self.extra_flags]
+                "-o", str(obj), *self.flags.args(source if source.is_absolute() else self.root / source),
+                *self.extra_flags]
 
     def _run(self, cmd: list[str], timeout: float, scratch: Path) -> subprocess.CompletedProcess[str]:
         # ROCm 5.2's clang leaves two empty directories in $TMPDIR per compile: keep them in porter's scratch
