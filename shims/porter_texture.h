@@ -31,9 +31,13 @@
 //   value (it filters a second row of border texels in); this header returns the documented value.
 // - not here (porter reports them and hands them to the agent with a recipe): layered and cubemap textures,
 //   mipmapped arrays (tex*Lod/tex*Grad read level 0, which is what CUDA does for textures without mipmaps),
-//   tex2Dgather, texture references, arrays shared with graphics interop, anisotropic filtering.
-// - sRGB reads convert with the sRGB formula in float; surfaces trap on out-of-range accesses with
-//   __builtin_trap() in trap mode; texture objects compare equal to 0 only when never created.
+//   tex2Dgather, driver-API texture references, arrays shared with graphics interop, anisotropic filtering.
+// - texture references (`texture<T, dim, mode> tex;`, removed in CUDA 12, common in older code) become
+//   `static __device__ porter_tex_ref<T, dim, mode> tex;`: host code sets CUDA's fields on the host copy, a bind
+//   (porter_bind_texture*, from cudaBindTexture, cudaBindTexture2D, cudaBindTextureToArray) makes a texture
+//   object from them and copies the reference to the device synchronously; fields changed later take effect at
+//   the next bind, as in CUDA. The offset a bind returns is always 0 (plain memory needs no alignment). A
+//   reference declared in a header gets one copy per translation unit, bound separately (CUDA: one per program).
 // Define PORTER_TEXTURE_MATH_ONLY to compile just the addressing/filtering arithmetic (host C++, no HIP).
 #ifndef PORTER_TEXTURE_H
 #define PORTER_TEXTURE_H
@@ -45,6 +49,8 @@
 #else
 #include <hip/hip_runtime.h>
 #include <new>
+#include <climits>
+#include <cstring>
 #define PORTER_TEX_HD __host__ __device__
 #endif
 
@@ -320,7 +326,7 @@ struct porter_tex_memcpy3d_parms {
 struct porter_tex_object {
     porter_tex::desc d;
     porter_tex_object() = default;
-    PORTER_TEX_HD porter_tex_object(int) : d() {}  // `cudaTextureObject_t tex = 0;`
+    constexpr PORTER_TEX_HD porter_tex_object(int) : d() {}  // `cudaTextureObject_t tex = 0;`
     PORTER_TEX_HD explicit operator bool() const { return d.data != nullptr; }
     PORTER_TEX_HD friend bool operator==(const porter_tex_object& t, int) { return t.d.data == nullptr; }
     PORTER_TEX_HD friend bool operator!=(const porter_tex_object& t, int) { return t.d.data != nullptr; }
@@ -708,6 +714,178 @@ template <class T> __device__ inline void porter_tex2D(T* out, const porter_tex_
 template <class T> __device__ inline void porter_tex3D(T* out, const porter_tex_object_t& t, float x, float y, float z) {
     *out = porter_tex3D<T>(t, x, y, z);
 }
+
+// ---- texture references ---------------------------------------------------------------------------------------
+namespace porter_tex {
+// what a fetch through a reference returns: the texel type, or floats for hipReadModeNormalizedFloat
+template <class T, int Mode> struct ref_result { typedef T type; };
+#define PORTER_TEX_NORMALIZED(T, R) template <> struct ref_result<T, hipReadModeNormalizedFloat> { typedef R type; };
+PORTER_TEX_NORMALIZED(char, float) PORTER_TEX_NORMALIZED(signed char, float) PORTER_TEX_NORMALIZED(unsigned char, float)
+PORTER_TEX_NORMALIZED(short, float) PORTER_TEX_NORMALIZED(unsigned short, float)
+PORTER_TEX_NORMALIZED(char1, float1) PORTER_TEX_NORMALIZED(uchar1, float1) PORTER_TEX_NORMALIZED(short1, float1)
+PORTER_TEX_NORMALIZED(ushort1, float1) PORTER_TEX_NORMALIZED(char2, float2) PORTER_TEX_NORMALIZED(uchar2, float2)
+PORTER_TEX_NORMALIZED(short2, float2) PORTER_TEX_NORMALIZED(ushort2, float2) PORTER_TEX_NORMALIZED(char4, float4)
+PORTER_TEX_NORMALIZED(uchar4, float4) PORTER_TEX_NORMALIZED(short4, float4) PORTER_TEX_NORMALIZED(ushort4, float4)
+#undef PORTER_TEX_NORMALIZED
+}  // namespace porter_tex
+
+// a texture reference: a __device__ variable (porter writes `static __device__ porter_tex_ref<...> tex;` for
+// `texture<...> tex;`). Host code sets CUDA's textureReference fields on the host copy; a bind builds the
+// texture object from them and copies the whole reference to the device copy, which kernels read.
+template <class T, int Dim = 1, int Mode = hipReadModeElementType> struct porter_tex_ref {
+    int normalized;
+    enum hipTextureFilterMode filterMode;
+    enum hipTextureAddressMode addressMode[3];
+    hipChannelFormatDesc channelDesc;  // all zero until set: hipCreateChannelDesc<T>() at bind, as CUDA's default
+    int sRGB;
+    porter_tex_object_t object;  // what the last bind made; zero: unbound
+    // CUDA's texture<> defaults (a constant initializer: a __device__ variable cannot run a constructor)
+    constexpr porter_tex_ref(int norm = 0, enum hipTextureFilterMode filter = hipFilterModePoint,
+                             enum hipTextureAddressMode address = hipAddressModeClamp)
+        : normalized(norm), filterMode(filter), addressMode{address, address, address}, channelDesc{},
+          sRGB(0), object(0) {}
+};
+
+namespace porter_tex {
+template <class T, int Dim, int Mode>
+inline hipError_t bind(porter_tex_ref<T, Dim, Mode>* tex, const porter_tex_resource_desc& res) {
+    hipTextureDesc td;
+    memset(&td, 0, sizeof td);
+    for (int axis = 0; axis < 3; ++axis) td.addressMode[axis] = tex->addressMode[axis];
+    td.filterMode = tex->filterMode;
+    td.readMode = static_cast<enum hipTextureReadMode>(Mode);
+    td.normalizedCoords = tex->normalized;
+    td.sRGB = tex->sRGB;
+    hipError_t e = porter_tex_create_object(&tex->object, &res, &td, nullptr);
+    if (e != hipSuccess) return e;
+    // the host copy's address names the __device__ variable (as HIP_SYMBOL does; void*, not CUDA's T&)
+    return hipMemcpyToSymbol(static_cast<const void*>(tex), tex, sizeof *tex, 0, hipMemcpyHostToDevice);
+}
+template <class T, int Dim, int Mode> inline hipChannelFormatDesc channel_desc(const porter_tex_ref<T, Dim, Mode>& tex) {
+    return tex.channelDesc.x || tex.channelDesc.y || tex.channelDesc.z || tex.channelDesc.w ? tex.channelDesc
+                                                                                            : hipCreateChannelDesc<T>();
+}
+}  // namespace porter_tex
+
+// cudaBindTexture: linear memory, with the reference's channelDesc or the one given
+template <class T, int Dim, int Mode>
+inline hipError_t porter_bind_texture(size_t* offset, porter_tex_ref<T, Dim, Mode>* tex, const void* devPtr,
+                                      const hipChannelFormatDesc* desc, size_t size = UINT_MAX) {
+    if (tex == nullptr || desc == nullptr) return hipErrorInvalidValue;
+    if (offset != nullptr) *offset = 0;
+    porter_tex_resource_desc res;
+    memset(&res, 0, sizeof res);
+    res.resType = hipResourceTypeLinear;
+    res.res.linear.devPtr = const_cast<void*>(devPtr);
+    res.res.linear.desc = *desc;
+    res.res.linear.sizeInBytes = size;
+    tex->channelDesc = *desc;
+    return porter_tex::bind(tex, res);
+}
+template <class T, int Dim, int Mode>
+inline hipError_t porter_bind_texture(size_t* offset, porter_tex_ref<T, Dim, Mode>& tex, const void* devPtr,
+                                      const hipChannelFormatDesc& desc, size_t size = UINT_MAX) {
+    return porter_bind_texture(offset, &tex, devPtr, &desc, size);
+}
+template <class T, int Dim, int Mode>
+inline hipError_t porter_bind_texture(size_t* offset, porter_tex_ref<T, Dim, Mode>& tex, const void* devPtr,
+                                      size_t size = UINT_MAX) {
+    const hipChannelFormatDesc desc = porter_tex::channel_desc(tex);
+    return porter_bind_texture(offset, &tex, devPtr, &desc, size);
+}
+// cudaBindTexture2D: pitched memory
+template <class T, int Dim, int Mode>
+inline hipError_t porter_bind_texture_2d(size_t* offset, porter_tex_ref<T, Dim, Mode>* tex, const void* devPtr,
+                                         const hipChannelFormatDesc* desc, size_t width, size_t height, size_t pitch) {
+    if (tex == nullptr || desc == nullptr) return hipErrorInvalidValue;
+    if (offset != nullptr) *offset = 0;
+    porter_tex_resource_desc res;
+    memset(&res, 0, sizeof res);
+    res.resType = hipResourceTypePitch2D;
+    res.res.pitch2D.devPtr = const_cast<void*>(devPtr);
+    res.res.pitch2D.desc = *desc;
+    res.res.pitch2D.width = width;
+    res.res.pitch2D.height = height;
+    res.res.pitch2D.pitchInBytes = pitch;
+    tex->channelDesc = *desc;
+    return porter_tex::bind(tex, res);
+}
+template <class T, int Dim, int Mode>
+inline hipError_t porter_bind_texture_2d(size_t* offset, porter_tex_ref<T, Dim, Mode>& tex, const void* devPtr,
+                                         const hipChannelFormatDesc& desc, size_t width, size_t height, size_t pitch) {
+    return porter_bind_texture_2d(offset, &tex, devPtr, &desc, width, height, pitch);
+}
+template <class T, int Dim, int Mode>
+inline hipError_t porter_bind_texture_2d(size_t* offset, porter_tex_ref<T, Dim, Mode>& tex, const void* devPtr,
+                                         size_t width, size_t height, size_t pitch) {
+    const hipChannelFormatDesc desc = porter_tex::channel_desc(tex);
+    return porter_bind_texture_2d(offset, &tex, devPtr, &desc, width, height, pitch);
+}
+// cudaBindTextureToArray: a (porter) array, read with its own format
+template <class T, int Dim, int Mode>
+inline hipError_t porter_bind_texture_to_array(porter_tex_ref<T, Dim, Mode>* tex, porter_tex_array_const_t array,
+                                               const hipChannelFormatDesc* desc = nullptr) {
+    if (tex == nullptr || array == nullptr) return hipErrorInvalidValue;
+    porter_tex_resource_desc res;
+    memset(&res, 0, sizeof res);
+    res.resType = hipResourceTypeArray;
+    res.res.array.array = const_cast<porter_tex_array_t>(array);
+    tex->channelDesc = desc != nullptr ? *desc : array->desc;
+    return porter_tex::bind(tex, res);
+}
+template <class T, int Dim, int Mode>
+inline hipError_t porter_bind_texture_to_array(porter_tex_ref<T, Dim, Mode>& tex, porter_tex_array_const_t array) {
+    return porter_bind_texture_to_array(&tex, array);
+}
+template <class T, int Dim, int Mode>
+inline hipError_t porter_bind_texture_to_array(porter_tex_ref<T, Dim, Mode>& tex, porter_tex_array_const_t array,
+                                               const hipChannelFormatDesc& desc) {
+    return porter_bind_texture_to_array(&tex, array, &desc);
+}
+// cudaUnbindTexture: the device copy reads as unbound (zeros) again
+template <class T, int Dim, int Mode> inline hipError_t porter_unbind_texture(porter_tex_ref<T, Dim, Mode>* tex) {
+    if (tex == nullptr) return hipErrorInvalidValue;
+    tex->object = porter_tex_object_t(0);
+    return hipMemcpyToSymbol(static_cast<const void*>(tex), tex, sizeof *tex, 0, hipMemcpyHostToDevice);
+}
+template <class T, int Dim, int Mode> inline hipError_t porter_unbind_texture(porter_tex_ref<T, Dim, Mode>& tex) {
+    return porter_unbind_texture(&tex);
+}
+
+// fetches through a reference: the same functions, on the texture object of the reference's device copy
+#define PORTER_TEX_REF_RESULT typename porter_tex::ref_result<T, Mode>::type
+template <class T, int Dim, int Mode>
+__device__ inline PORTER_TEX_REF_RESULT porter_tex1Dfetch(const porter_tex_ref<T, Dim, Mode>& r, int x) {
+    return porter_tex1Dfetch<PORTER_TEX_REF_RESULT>(r.object, x);
+}
+template <class T, int Dim, int Mode>
+__device__ inline PORTER_TEX_REF_RESULT porter_tex1D(const porter_tex_ref<T, Dim, Mode>& r, float x) {
+    return porter_tex1D<PORTER_TEX_REF_RESULT>(r.object, x);
+}
+template <class T, int Dim, int Mode>
+__device__ inline PORTER_TEX_REF_RESULT porter_tex2D(const porter_tex_ref<T, Dim, Mode>& r, float x, float y) {
+    return porter_tex2D<PORTER_TEX_REF_RESULT>(r.object, x, y);
+}
+template <class T, int Dim, int Mode>
+__device__ inline PORTER_TEX_REF_RESULT porter_tex3D(const porter_tex_ref<T, Dim, Mode>& r, float x, float y,
+                                                     float z) {
+    return porter_tex3D<PORTER_TEX_REF_RESULT>(r.object, x, y, z);
+}
+template <class T, int Dim, int Mode>
+__device__ inline PORTER_TEX_REF_RESULT porter_tex1DLod(const porter_tex_ref<T, Dim, Mode>& r, float x, float) {
+    return porter_tex1D<PORTER_TEX_REF_RESULT>(r.object, x);
+}
+template <class T, int Dim, int Mode>
+__device__ inline PORTER_TEX_REF_RESULT porter_tex2DLod(const porter_tex_ref<T, Dim, Mode>& r, float x, float y,
+                                                        float) {
+    return porter_tex2D<PORTER_TEX_REF_RESULT>(r.object, x, y);
+}
+template <class T, int Dim, int Mode>
+__device__ inline PORTER_TEX_REF_RESULT porter_tex3DLod(const porter_tex_ref<T, Dim, Mode>& r, float x, float y,
+                                                        float z, float) {
+    return porter_tex3D<PORTER_TEX_REF_RESULT>(r.object, x, y, z);
+}
+#undef PORTER_TEX_REF_RESULT
 
 // surfaces: x in bytes, as in CUDA; boundary mode zero (reads 0, writes dropped), clamp or trap
 #if defined(__HIP__)

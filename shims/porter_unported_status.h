@@ -1,7 +1,9 @@
 // porter shim: a CUDA status or error enumerator HIP lacks (CUFFT_LICENSE_ERROR, CUDA_ERROR_TIMEOUT, ...) where the
 // code compares a result with it (`if (status == CUFFT_LICENSE_ERROR)`). No HIP call returns a status HIP does not
 // define, so `==` is false and `!=` true whatever the result; the compared expression is still evaluated.
-// The translator writes porter_unported_status only as an operand of == or !=; any other use stays reported.
+// How it differs from CUDA: none for results of HIP calls; a value the program itself stores in the variable
+// cannot be CUDA's enumerator (it does not compile in HIP). The translator writes porter_unported_status only as an
+// operand of == or !=; any other use stays reported.
 #ifndef PORTER_UNPORTED_STATUS_H
 #define PORTER_UNPORTED_STATUS_H
 

@@ -547,3 +547,62 @@ def test_the_agent_gets_the_texture_recipe_on_targets_without_image_support() ->
     assert not guidance_flags(AgentTask(errors=[other], target=resolve_target("gfx942"), findings=[]))["textures_no_image"]
     text = Prompts().render("textures_no_image.md.j2", target=resolve_target("gfx942"))
     assert "gfx942 has no texture units" in text and "porter_tex2D" in text and "Cubemaps" in text
+
+
+# -- texture references (removed in CUDA 12; Rodinia's kmeans, hybridsort, leukocyte use them) --------------------
+TEXTURE_REFERENCES = b"""#include <cuda_runtime.h>
+texture<float, 1, cudaReadModeElementType> t_features;
+static texture<uchar4, 2, cudaReadModeNormalizedFloat> t_image;
+namespace lut { texture<float> t_table; }
+__global__ void assign(float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = tex1Dfetch(t_features, i) + tex2D(t_image, i + 0.5f, 0.5f).w + tex1D(lut::t_table, 0.5f);
+}
+static void settings(texture<uchar4, 2, cudaReadModeNormalizedFloat>& t) { t.filterMode = cudaFilterModeLinear; }
+int run(float* d_in, float* d_out, int n, cudaArray* arr, size_t pitch) {
+    cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
+    t_features.filterMode = cudaFilterModePoint;
+    t_features.normalized = false;
+    if (cudaBindTexture(NULL, &t_features, d_in, &desc, n * sizeof(float)) != cudaSuccess) return 1;
+    settings(t_image);
+    cudaBindTextureToArray(t_image, arr);
+    cudaBindTexture2D(0, lut::t_table, d_in, desc, 4, 4, pitch);
+    assign<<<(n + 255) / 256, 256>>>(d_out, n);
+    cudaUnbindTexture(t_features);
+    cudaUnbindTexture(&t_image);
+    return 0;
+}
+"""
+
+
+def test_texture_references_become_device_references_without_image_support() -> None:
+    mi300, result = _translated(TEXTURE_REFERENCES, "gfx942")
+    for expected in ("static __device__ porter_tex_ref<float, 1, hipReadModeElementType> t_features;",
+                     "static __device__ porter_tex_ref<uchar4, 2, hipReadModeNormalizedFloat> t_image;",
+                     "namespace lut { static __device__ porter_tex_ref<float> t_table; }",
+                     "porter_tex1Dfetch(t_features, i)", "porter_tex2D(t_image, i + 0.5f, 0.5f).w",
+                     "porter_tex1D(lut::t_table, 0.5f)",
+                     "static void settings(porter_tex_ref<uchar4, 2, hipReadModeNormalizedFloat>& t)",
+                     "porter_bind_texture(NULL, &t_features, d_in, &desc, n * sizeof(float))",
+                     "porter_bind_texture_to_array(t_image, arr)", "porter_bind_texture_2d(0, lut::t_table,",
+                     "porter_unbind_texture(t_features)", "porter_unbind_texture(&t_image)"):
+        assert expected in mi300, expected
+    assert "static static" not in mi300 and not re.search(r"\btexture<|\bhipBindTexture", mi300)
+    assert not result.unconverted
+    assert _translated(mi300.encode(), "gfx942")[0] == mi300  # porting the port again changes nothing
+    kept, _ = _translated(TEXTURE_REFERENCES, "gfx90a")  # image support: HIP's own (deprecated) references
+    assert "texture<float, 1, hipReadModeElementType> t_features;" in kept and "hipBindTexture(" in kept
+    lookup = b"texture<float> t;\nvoid f() { const textureReference* r; cudaGetTextureReference(&r, &t); }\n"
+    left = {u.name: u.reason for u in translate(lookup, TranslateOptions(target="gfx942")).unconverted}
+    assert left == {"cudaGetTextureReference": Reason.NEEDS_AGENT}
+
+
+@pytest.mark.hipcc
+def test_ported_texture_references_compile_for_gfx942_and_with_rocm_52(tmp_path: Path) -> None:
+    ported = _port_tree(tmp_path, TEXTURE_REFERENCES, "gfx942")
+    assert "porter_shims/porter_texture.h" in ported.read_text()
+    for hipcc in (newer_hipcc(), system_hipcc()):
+        proc = hipcc.compile(ported)
+        assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"
+    refused = newer_hipcc().compile(_port_tree(tmp_path, TEXTURE_REFERENCES, "gfx90a"))
+    assert refused.returncode != 0  # HIP's texture references are what gfx942 cannot compile

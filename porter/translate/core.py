@@ -85,6 +85,23 @@ _CASE_BEFORE = re.compile(rb"\bcase[ \t]+$")
 # lacks has a fixed answer
 _STATUS_ENUMERATOR = re.compile(r"^(?:cudaError\w+|CUDA_ERROR_\w+|CU\w+_STATUS_\w+|CUFFT_\w*(?:ERROR|LICENSE)\w*|"
                                 r"CURAND_STATUS_\w+|NVRTC_ERROR_\w+|NVJPEG_STATUS_\w+)$")
+# `texture<T, dim, mode> name` followed by `;`, `,`, `=` or constructor arguments
+_TEXTURE_DECLARATION = re.compile(rb"\s*<[^;{}()]*>\s*[A-Za-z_]\w*\s*[;,=(]")
+_STORAGE_BEFORE = re.compile(rb"\b(?:static|extern)\s+$")
+_TRANSPARENT_SCOPE = re.compile(rb"(?:\bnamespace(?:\s+[\w:]+)?|\bextern\s*\"[^\"]*\")\s*$")
+
+
+def _at_file_scope(code: bytes, offset: int) -> bool:
+    """Whether every brace open at `offset` is a namespace's or an `extern "C"` block's."""
+    opened: list[bool] = []  # per open brace: transparent scope
+    for m in re.finditer(rb"[{}]", code[:offset]):
+        if m.group() == b"{":
+            opened.append(bool(_TRANSPARENT_SCOPE.search(code, max(0, m.start() - 128), m.start())))
+        elif opened:
+            opened.pop()
+    return all(opened)
+
+
 _EQUALITY_BEFORE = re.compile(rb"[!=]=\s*\(?\s*$")
 _EQUALITY_AFTER = re.compile(rb"\s*\)?\s*[!=]=(?!=)")
 _LABEL_END = re.compile(rb"[ \t]*:(?!:)")
@@ -258,6 +275,8 @@ class _Translation:
             self._unported_case_labels(candidates)
         if candidates and b"=" in self.source:
             self._unported_status_comparisons(candidates)
+        if candidates and b"texture" in self.source and not self._image_support():
+            self._texture_reference_declarations(candidates)
         self._identifiers(candidates)
         if self._collapsing and self.tree is not None:
             self._collapsed_overloads()
@@ -692,6 +711,24 @@ class _Translation:
             self._claimed.add(start)
             self.result.conversions.append(Conversion("unported-status", name, "porter_unported_status",
                                                       self.lines.line(start)))
+
+    def _texture_reference_declarations(self, candidates: list[tuple[int, int, str]]) -> None:
+        """`texture<float, 1, cudaReadModeElementType> tex;` at file scope, for a target without image support:
+        `static __device__ porter_tex_ref<float, 1, hipReadModeElementType> tex;` (porter_texture.h). The reference
+        lives on the device, so kernels read it under its own name; a bind copies the host's fields there. Other
+        uses (a parameter `texture<float>& t`) only change the type's name."""
+        code = self.layout.code
+        for start, end, name in candidates:
+            if name != "texture" or start in self._claimed or self.layout.in_directive(start):
+                continue
+            if not _TEXTURE_DECLARATION.match(code, end) or not _at_file_scope(code, start):
+                continue
+            before = code[max(0, start - 32) : start]
+            prefix = b"__device__ " if _STORAGE_BEFORE.search(before) else b"static __device__ "
+            self.edits.append(Edit(start, end, prefix + b"porter_tex_ref"))
+            self._claimed.add(start)
+            self.result.conversions.append(Conversion("texture-shim", "texture<...> (texture reference)",
+                                                      prefix.decode() + "porter_tex_ref<...>", self.lines.line(start)))
 
     def _unconverted(self, name: str, offset: int, reason: Reason, family: str, detail: str) -> None:
         if reason in (Reason.NO_HIP_EQUIVALENT, Reason.NOT_MAPPED) and (feature := self.map.cuda_only(name)):

@@ -42,3 +42,19 @@
 #define hipBoundaryModeZero cudaBoundaryModeZero
 #define hipBoundaryModeTrap cudaBoundaryModeTrap
 #define hipBoundaryModeClamp cudaBoundaryModeClamp
+// texture references (texref.cu)
+#define hipTextureFilterMode cudaTextureFilterMode
+#define hipTextureAddressMode cudaTextureAddressMode
+#define hipTextureReadMode cudaTextureReadMode
+#define hipFilterModePoint cudaFilterModePoint
+#define hipAddressModeClamp cudaAddressModeClamp
+#define hipAddressModeBorder cudaAddressModeBorder
+#define hipReadModeElementType cudaReadModeElementType
+#define hipMemcpyToSymbol cudaMemcpyToSymbol
+// graph memcpy nodes (porter's overloads of them)
+#define hipGraph_t cudaGraph_t
+#define hipGraphNode_t cudaGraphNode_t
+#define hipGraphExec_t cudaGraphExec_t
+#define hipGraphAddMemcpyNode cudaGraphAddMemcpyNode
+#define hipGraphMemcpyNodeSetParams cudaGraphMemcpyNodeSetParams
+#define hipGraphExecMemcpyNodeSetParams cudaGraphExecMemcpyNodeSetParams
