@@ -331,3 +331,31 @@ def test_cuda13_context_creation_and_handle_attributes(compiler: Compiler | None
     # no GPU here: the asked-for affinity is refused before HIP is called, compression is answered 0 by the shim
     run = subprocess.run([str(exe)], capture_output=True, text=True, check=False, timeout=60)
     assert run.stdout.splitlines() == ["1 0"], run.stdout + run.stderr
+
+
+DRIVER_OCCUPANCY = """#include <cuda.h>
+size_t smem(int block) { return block * 4; }
+void f(CUfunction fn, int* grid, int* block, int limit) {
+  cuOccupancyMaxPotentialBlockSize(grid, block, fn, 0, 2 * 32 * 32 * sizeof(float), 0);
+  cuOccupancyMaxPotentialBlockSizeWithFlags(grid, block, fn, NULL, 128, limit, CU_OCCUPANCY_DEFAULT);
+}
+"""
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("compiler", compiler_params())
+def test_driver_occupancy_without_a_callback_drops_it(compiler: Compiler | None, tmp_path: Path) -> None:
+    """cuda-samples' matrixMulDrv: cuOccupancyMaxPotentialBlockSize's null blockSizeToDynamicSMemSize callback has
+    no HIP parameter; a real callback is reported."""
+    compiler = need(compiler)
+    out, leftovers = _port(DRIVER_OCCUPANCY, compiler.rocm)
+    assert "hipModuleOccupancyMaxPotentialBlockSize(grid, block, fn, 2 * 32 * 32 * sizeof(float), 0);" in out
+    assert "hipModuleOccupancyMaxPotentialBlockSizeWithFlags(grid, block, fn, 128, limit, " in out
+    assert not [u for u in leftovers if u.family == "signature"]
+    path = tmp_path / "occ.hip"
+    path.write_text(out)
+    proc = compiler.compile(path, "-fsyntax-only")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    with_callback = DRIVER_OCCUPANCY.replace("fn, 0, 2 * 32", "fn, smem, 2 * 32")
+    _, leftovers = _port(with_callback, compiler.rocm)
+    assert [u.name for u in leftovers if u.family == "signature"] == ["cuOccupancyMaxPotentialBlockSize"]

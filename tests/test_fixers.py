@@ -76,6 +76,15 @@ unsigned long long as_int(hipDeviceptr_t p) {
 """,
         "  unsigned long long v = reinterpret_cast<unsigned long long>(p);",
     ),
+    "integer-to-deviceptr": (
+        None,
+        """#include <hip/hip_runtime.h>
+void pack(char* buffer, size_t width) {
+  *(reinterpret_cast<hipDeviceptr_t *>(&buffer[8])) = width;
+}
+""",
+        "  *(reinterpret_cast<hipDeviceptr_t *>(&buffer[8])) = reinterpret_cast<hipDeviceptr_t>(width);",
+    ),
     "atomic-minmax-long-long": (  # ROCm 5.2 lacks these overloads (6.4 has them)
         None,
         """#include <hip/hip_runtime.h>
