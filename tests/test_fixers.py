@@ -76,6 +76,18 @@ unsigned long long as_int(hipDeviceptr_t p) {
 """,
         "  unsigned long long v = reinterpret_cast<unsigned long long>(p);",
     ),
+    "kernel-default-host-variable": (  # llm.c's dev/cuda kernels; a body using the variable stays an error
+        None,
+        """#include <hip/hip_runtime.h>
+float* d_scale = nullptr;
+template <bool scaling = true, typename T>
+__global__ void copy(T* out, const T* in, const float* __restrict__ scale = d_scale) {
+  out[0] = scaling ? in[0] * *scale : in[0];
+}
+void run(float* o, const float* i) { copy<<<1, 1>>>(o, i); }
+""",
+        "__global__ void copy(T* out, const T* in, const float* __restrict__ scale = PORTER_HOST_DEFAULT(d_scale)) {",
+    ),
     "integer-to-deviceptr": (
         None,
         """#include <hip/hip_runtime.h>

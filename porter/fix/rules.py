@@ -509,6 +509,43 @@ def _device_prop_member(rule: Rule, diag: Diagnostic, m: re.Match, tree: _Tree) 
     return False
 
 
+def _host_default_argument(rule: Rule, diag: Diagnostic, m: re.Match, tree: _Tree) -> bool:
+    """`__global__ void k(const float* s = d_scale)` with a host variable: nvcc evaluates the default where the
+    launch is (the host); clang checks it in the kernel's context. PORTER_HOST_DEFAULT (shim) keeps the variable for
+    the host pass. Only a default argument of a kernel's parameter list: a kernel body using a host variable stays
+    an error."""
+    ident = m["ident"]
+    for f, ln, col in _locations(diag, tree)[:1]:
+        lines = tree.lines(f)
+        pos = sum(len(x) for x in lines[: ln - 1]) + col - 1
+        text = "".join(lines)
+        if text[pos : pos + len(ident)] != ident:
+            return False
+        after = text[pos + len(ident) :].lstrip()
+        before = text[:pos].rstrip()
+        if not after or after[0] not in ",)" or not before.endswith("=") or before[-2:-1] in ("=", "!", "<", ">"):
+            return False
+        depth, i = 0, len(before) - 1
+        while i >= 0:  # the parameter list's `(`
+            c = before[i]
+            if c == ")":
+                depth += 1
+            elif c == "(":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif c in ";{}" and depth == 0:
+                return False
+            i -= 1
+        head = before[max(before.rfind(";", 0, i), before.rfind("}", 0, i), before.rfind("{", 0, i)) + 1 : i]
+        if i < 0 or not re.search(r"\b__global__\b", head):
+            return False
+        tree.texts[f] = text[:pos] + f"PORTER_HOST_DEFAULT({ident})" + text[pos + len(ident) :]
+        tree.shims[f].add("porter_host_default")
+        return True
+    return False
+
+
 _ACTIONS = {
     "replace_include": _replace_include,
     "add_shim": _add_shim,
@@ -520,6 +557,7 @@ _ACTIONS = {
     "cast_expression": _cast_expression,
     "cg_member_call": _cg_member_call,
     "device_prop_member": _device_prop_member,
+    "host_default_argument": _host_default_argument,
 }
 
 
