@@ -97,3 +97,21 @@ def test_errors_in_system_headers_land_on_the_ports_file(tmp_path: Path) -> None
     assert diags[0].notes[0] == ("/usr/include/hip/amd_detail/helper.h:117:22: note: the error is reported here, "
                                  "outside the port")
     assert "In file included from /usr/include/hip/hip_cooperative_groups.h:38" in diags[1].notes
+
+
+SHIM_CHAIN = """In file included from src/scan.cu:43:
+In file included from src/integral.cuh:30:
+In file included from porter_shims/porter_cg_members.h:32:
+In file included from /usr/include/hip/hip_cooperative_groups.h:38:
+/usr/include/hip/amd_detail/amd_hip_cooperative_groups.h:699:13: error: no matching function for call to '__shfl_xor'
+"""
+
+
+def test_errors_reached_through_a_shim_land_on_the_users_file(tmp_path: Path) -> None:
+    """porter's shims are not the user's to edit (the fixers skip them): the user's include of the shim is where."""
+    from porter.build.diagnostics import SHIMS_DIRNAME
+    from porter.fix.shims import OUT_DIRNAME
+
+    assert SHIMS_DIRNAME == OUT_DIRNAME
+    [diag] = parse_clang_output(SHIM_CHAIN, tmp_path)
+    assert (diag.file, diag.line) == ("src/integral.cuh", 30)

@@ -13,6 +13,8 @@ from rich.text import Text
 
 from porter.build.results import Diagnostic
 
+SHIMS_DIRNAME = "porter_shims"  # porter.fix.shims.OUT_DIRNAME (porter.fix imports this package, not the reverse)
+
 # file:line:col: severity: message   (clang also prints file:line: without a column for some notes)
 _DIAG_RE = re.compile(
     r"^(?P<file>[^\s:][^:]*?):(?P<line>\d+):(?:(?P<col>\d+):)?\s*"
@@ -95,6 +97,10 @@ def _in_tree(path: str) -> bool:
     return bool(path) and not Path(path).is_absolute() and not path.startswith("..")
 
 
+def _user_file(path: str) -> bool:
+    return _in_tree(path) and not path.startswith(SHIMS_DIRNAME + "/")
+
+
 def attribute_to_tree(diag: Diagnostic) -> Diagnostic:
     """An error clang reports inside a HIP or system header lands on the port's file that leads there: the
     innermost template instantiation (or macro expansion) in the port, else the port's innermost `#include` in
@@ -102,15 +108,19 @@ def attribute_to_tree(diag: Diagnostic) -> Diagnostic:
     if _in_tree(diag.file) or diag.severity not in ("error", "fatal") or not diag.file:
         return diag
     target = None
-    for note in diag.notes:
-        m = _NOTE_LOC_RE.match(note)
-        if m and _in_tree(m["file"]) and any(k in m["msg"] for k in _FROM_USER_CODE):
-            target = (m["file"], int(m["line"]), int(m["col"]))
+    # the user's own files before porter's shims (a shim including a HIP header is not what the user can fix)
+    for editable in (_user_file, _in_tree):
+        for note in diag.notes:
+            m = _NOTE_LOC_RE.match(note)
+            if m and editable(m["file"]) and any(k in m["msg"] for k in _FROM_USER_CODE):
+                target = (m["file"], int(m["line"]), int(m["col"]))
+                break
+        if target is None:
+            chain = [m for n in diag.notes if (m := _CHAIN_RE.match(n)) and editable(m["file"])]
+            if chain:
+                target = (chain[-1]["file"], int(chain[-1]["line"]), 1)
+        if target is not None:
             break
-    if target is None:
-        chain = [m for n in diag.notes if (m := _CHAIN_RE.match(n)) and _in_tree(m["file"])]
-        if chain:
-            target = (chain[-1]["file"], int(chain[-1]["line"]), 1)
     if target is None:
         return diag
     origin = f"{diag.file}:{diag.line}:{diag.column}"
