@@ -15,6 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from porter import __version__
+from porter.build import skip_kind
 
 if TYPE_CHECKING:
     from porter.files import ShardSpec
@@ -216,7 +217,7 @@ class Report:
         if units["cached"]:
             line += f" ({units['compiled']} compiled, {units['cached']} unchanged since the last build)"
         if units["skipped"]:
-            reasons = Counter(units["skipped"].values())
+            reasons = Counter(map(skip_kind, units["skipped"].values()))
             line += "; skipped " + ", ".join(f"{n} ({reason})" for reason, n in reasons.most_common())
         fixers = self.fix_loop.get("fixers") or {}
         if fixers.get("applied"):

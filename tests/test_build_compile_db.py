@@ -99,4 +99,5 @@ def test_nested_include_resolves_to_the_folder_above_its_path(tmp_path: Path) ->
     (tmp_path / "src" / "other.cu").write_text('#include "missing/nowhere.cuh"\n#include "local.cuh"\n')
     flags = collect_flags(tmp_path)
     root = tmp_path.resolve()
-    assert flags.include_dirs == [str(root / "include"), str(root / "include" / "warpkit"), str(root / "src")]
+    assert flags.include_dirs == [str(root / "include")]
+    assert flags.header_dirs == [str(root / "include" / "warpkit"), str(root / "src")]  # after the system's

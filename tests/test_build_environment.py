@@ -82,7 +82,8 @@ def test_a_units_own_project_comes_first_on_the_include_path(tmp_path: Path) -> 
     _two_projects(tmp_path)
     flags = collect_flags(tmp_path)
     for name in ("alpha", "beta"):
-        includes = [a[2:] for a in flags.args(tmp_path / name / "main.hip") if a.startswith("-I")]
+        includes = [a.removeprefix("-I").removeprefix("-idirafter") for a in flags.args(tmp_path / name / "main.hip")
+                    if a.startswith(("-I", "-idirafter"))]
         assert includes.index(str(tmp_path / name / "inc")) < includes.index(
             str(tmp_path / ("beta" if name == "alpha" else "alpha") / "inc")), includes
 
@@ -95,3 +96,38 @@ def test_sibling_projects_build_with_their_own_headers(hip_toolchain, tmp_path: 
     result = env.build()
     assert result.ok, result.output
     assert sorted(result.units) == ["alpha/main.hip", "beta/main.hip"]
+
+
+@pytest.mark.hipcc
+def test_a_projects_header_named_like_a_system_header_does_not_shadow_it(hip_toolchain, tmp_path: Path) -> None:
+    """Rodinia's kmeans ships a Windows `unistd.h`: the tree's header folders come after the system's, so
+    `#include <unistd.h>` elsewhere still means the system's, and `#include "util.h"` still finds the tree's."""
+    (tmp_path / "kmeans").mkdir()
+    (tmp_path / "kmeans" / "unistd.h").write_text('#error "the Windows stand-in, not the system header"\n')
+    (tmp_path / "kmeans" / "util.h").write_text("#pragma once\n#define FROM_THE_TREE 1\n")
+    (tmp_path / "bfs").mkdir()
+    (tmp_path / "bfs" / "bfs.hip").write_text(
+        '#include <hip/hip_runtime.h>\n#include <unistd.h>\n#include "util.h"\n'
+        "static_assert(FROM_THE_TREE, \"\");\n__global__ void k(int* p) { p[0] = (int)sizeof(pid_t); }\n")
+    env = HipccEnvironment(tmp_path, hip_toolchain.toolchain, arch=hip_toolchain.arch,
+                           extra_flags=hip_toolchain.extra_arch_flags())
+    result = env.build()
+    assert result.ok, result.output
+
+
+@pytest.mark.hipcc
+def test_a_source_included_by_another_is_compiled_as_part_of_it(hip_toolchain, tmp_path: Path) -> None:
+    """Rodinia's bfs: bfs.cu defines Node and then `#include "kernel.cu"`; compiled alone, kernel.cu fails (as it
+    would with nvcc); the Makefile compiles bfs.cu only."""
+    (tmp_path / "bfs").mkdir()
+    (tmp_path / "bfs" / "kernel.cu").write_text("__global__ void visit(Node* nodes) { nodes[threadIdx.x].depth += 1; }\n")
+    (tmp_path / "bfs" / "bfs.cu").write_text(
+        '#include <hip/hip_runtime.h>\nstruct Node { int depth; };\n#include "kernel.cu"\n'
+        "void run(Node* d) { visit<<<1, 32>>>(d); }\n")
+    env = HipccEnvironment(tmp_path, hip_toolchain.toolchain, arch=hip_toolchain.arch,
+                           extra_flags=hip_toolchain.extra_arch_flags())
+    result = env.build()
+    assert result.ok, result.output
+    assert result.units == ["bfs/bfs.cu"]
+    assert result.skipped == {"bfs/kernel.cu": "included by bfs/bfs.cu: compiled as part of it"}
+    assert not env.build("bfs/kernel.cu").ok  # asked for by name, it is compiled alone (and fails, as with nvcc)

@@ -9,7 +9,7 @@ compile_commands.json, CMake or a Makefile. `provision` installs and removes too
 
 from porter.build.cache import BuildCache
 from porter.build.cli import toolchain_app
-from porter.build.compile_db import HEADER_SUFFIXES, SOURCE_SUFFIXES, walk_files
+from porter.build.compile_db import HEADER_SUFFIXES, SOURCE_SUFFIXES, skip_kind, walk_files
 from porter.build.diagnostics import render_diagnostics
 from porter.build.environment import HipccEnvironment
 from porter.build.provision import Limit, ProvisionError, absent_for, limits_for, toolchain_specs
@@ -35,5 +35,5 @@ __all__ = [
     "HipccEnvironment", "Limit", "ProvisionError", "TestResult", "Toolchain", "ToolchainError", "absent_for",
     "accepted_arches", "choose_compile_arch", "compile_probe", "detect_rocm_version", "detect_toolchain",
     "find_toolchains", "hip_version", "installed_toolchains", "limits_for", "render_diagnostics", "resolve_toolchain",
-    "toolchain_app", "toolchain_specs", "walk_files",
+    "skip_kind", "toolchain_app", "toolchain_specs", "walk_files",
 ]

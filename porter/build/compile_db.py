@@ -11,6 +11,7 @@ the tree's `.../lib/x.h`, and the directories of headers in the tree are added s
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -28,7 +29,11 @@ _GPU_CODE_RE = re.compile(
 
 @dataclass
 class CompileFlags:
-    include_dirs: list[str] = field(default_factory=list)  # absolute paths
+    include_dirs: list[str] = field(default_factory=list)  # absolute paths: from build files (-I)
+    # every folder of the tree holding headers, which build files not read here may put on the path: searched
+    # after the system's (-idirafter), so a project's Windows `unistd.h` or its own `math.h` never shadows the
+    # system header an `#include <...>` means, while `#include "util.h"` from anywhere still finds it
+    header_dirs: list[str] = field(default_factory=list)
     defines: list[str] = field(default_factory=list)  # NAME or NAME=VALUE
     source: str = "tree"  # where the project flags came from
     std: str | None = None  # c++17: the first standard the build names
@@ -43,6 +48,11 @@ class CompileFlags:
         if text not in self.include_dirs:
             self.include_dirs.append(text)
 
+    def add_header_dir(self, path: Path) -> None:
+        text = str(path)
+        if text not in self.include_dirs and text not in self.header_dirs:
+            self.header_dirs.append(text)
+
     def add_define(self, define: str) -> None:
         if define and define not in self.defines:
             self.defines.append(define)
@@ -55,20 +65,22 @@ class CompileFlags:
         options = [f"-std={self.std}"] if self.std else []
         options += ["-fopenmp"] if self.openmp else []
         options += ["-fgpu-rdc"] if self.rdc else []
-        return [f"-I{d}" for d in self.include_order(unit)] + [f"-D{d}" for d in self.defines] + options
+        return ([f"-I{d}" for d in self.include_order(self.include_dirs, unit)]
+                + [f"-idirafter{d}" for d in self.include_order(self.header_dirs, unit)]
+                + [f"-D{d}" for d in self.defines] + options)
 
-    def include_order(self, unit: Path | None) -> list[str]:
-        """The include folders for `unit`: those inside its project (the nearest folder above it with a build
-        file) first, the rest in their order."""
+    def include_order(self, dirs: list[str], unit: Path | None) -> list[str]:
+        """`dirs` for `unit`: those inside its project (the nearest folder above it with a build file) first, the
+        rest in their order."""
         if unit is None or len(self.project_dirs) < 2:
-            return self.include_dirs
+            return dirs
         here = str(unit.parent)
         own = max((d for d in self.project_dirs if here == d or here.startswith(d.rstrip("/") + "/")), key=len,
                   default=None)
         if own is None:
-            return self.include_dirs
+            return dirs
         prefix = own.rstrip("/") + "/"
-        return sorted(self.include_dirs, key=lambda d: not (d == own or d.startswith(prefix)))
+        return sorted(dirs, key=lambda d: not (d == own or d.startswith(prefix)))
 
 
 _BUILD_FILE_NAMES = frozenset({"CMakeLists.txt", "Makefile", "makefile", "GNUmakefile"})
@@ -94,10 +106,16 @@ class UnitPlan:
     headers: int = 0  # headers: compiled through the units that include them
 
 
+_SOURCE_INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+\.(?:cu|hip|cpp|cc|cxx))"', re.M)
+
+
 def plan_units(root: Path, files: list[Path] | None = None) -> UnitPlan:
     """Sources to compile: .hip/.cu always, .cpp/.cc/.cxx only when they hold GPU code. `files` (absolute)
-    restricts the plan; a given file that does not exist is a skipped unit, never silently dropped."""
+    restricts the plan; a given file that does not exist is a skipped unit, never silently dropped. Planning the
+    whole tree, a source another unit or header `#include`s ("kernel.cu", as Rodinia and older SDK code do) is
+    compiled as part of that unit, not alone (alone it lacks what the includer defines before it)."""
     plan = UnitPlan()
+    texts: dict[Path, str] = {}
     for path in files if files is not None else walk_files(root):
         suffix = path.suffix.lower()
         shown = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
@@ -105,15 +123,45 @@ def plan_units(root: Path, files: list[Path] | None = None) -> UnitPlan:
             plan.skipped[shown] = "no such file"
         elif suffix in HEADER_SUFFIXES:
             plan.headers += 1
+            if files is None:
+                texts[path] = path.read_text("utf-8", "replace")
         elif suffix == ".c":
             plan.skipped[shown] = "C source: not compiled by the HIP build"
         elif suffix not in SOURCE_SUFFIXES:
             continue
-        elif suffix in (".hip", ".cu") or _GPU_CODE_RE.search(path.read_text("utf-8", "replace")):
+        elif suffix in (".hip", ".cu") or _GPU_CODE_RE.search(text := path.read_text("utf-8", "replace")):
             plan.units.append(path)
+            if files is None:
+                texts[path] = text if suffix not in (".hip", ".cu") else path.read_text("utf-8", "replace")
         else:
             plan.skipped[shown] = "host-only C++: no HIP include, kernel, launch or HIP call"
+    if files is None:
+        included = _included_sources(texts, set(plan.units))
+        for unit in [u for u in plan.units if u in included]:
+            plan.units.remove(unit)
+            includer = included[unit]
+            plan.skipped[str(unit.relative_to(root))] = (
+                f"included by {includer.relative_to(root) if includer.is_relative_to(root) else includer}: "
+                "compiled as part of it")
     return plan
+
+
+def skip_kind(reason: str) -> str:
+    """A skip reason as summaries count it: per-file details ("included by bfs/bfs.cu: ...") in one group."""
+    return "included by another source: compiled as part of it" if reason.startswith("included by ") else reason
+
+
+def _included_sources(texts: dict[Path, str], units: set[Path]) -> dict[Path, Path]:
+    """unit -> a unit or header that `#include "..."`s it (resolved beside the includer)."""
+    out: dict[Path, Path] = {}
+    for path, text in texts.items():
+        if ".c" not in text:  # `#include "x.cu"` / "x.cpp"
+            continue
+        for m in _SOURCE_INCLUDE_RE.finditer(text):
+            target = Path(os.path.normpath(path.parent / m.group(1)))
+            if target in units and target != path:
+                out.setdefault(target, path)
+    return out
 
 
 def translation_units(root: Path, files: list[Path] | None = None) -> list[Path]:
@@ -332,7 +380,7 @@ def collect_flags(out_root: Path) -> CompileFlags:
     flags.project_dirs = sorted({str(p.parent) for p in all_files if p.name in _BUILD_FILE_NAMES or p.suffix == ".mk"})
     for path in all_files:
         if path.suffix.lower() in HEADER_SUFFIXES:
-            flags.add_include(path.parent)
+            flags.add_header_dir(path.parent)
     return flags
 
 

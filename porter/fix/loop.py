@@ -27,6 +27,7 @@ from porter.build import (
     limits_for,
     render_diagnostics,
     resolve_toolchain,
+    skip_kind,
     walk_files,
 )
 from porter.config import PortConfig
@@ -331,7 +332,7 @@ def errors_remain(errors: int, files: int) -> str:
 
 
 def _nothing_compiled(result: BuildResult) -> str:
-    reasons = Counter(result.skipped.values())
+    reasons = Counter(map(skip_kind, result.skipped.values()))
     why = "; ".join(f"{n} {reason}" for reason, n in reasons.most_common()) or "no translation unit found"
     if result.headers and not result.skipped:
         why = f"{result.headers} header(s) and no translation unit that includes them"
