@@ -131,3 +131,7 @@ def test_a_source_included_by_another_is_compiled_as_part_of_it(hip_toolchain, t
     assert result.units == ["bfs/bfs.cu"]
     assert result.skipped == {"bfs/kernel.cu": "included by bfs/bfs.cu: compiled as part of it"}
     assert not env.build("bfs/kernel.cu").ok  # asked for by name, it is compiled alone (and fails, as with nvcc)
+    # `porter convert` builds the files it wrote (`only`): the same plan
+    written = HipccEnvironment(tmp_path, hip_toolchain.toolchain, arch=hip_toolchain.arch, only=sorted(
+        (tmp_path / "bfs").iterdir()), extra_flags=hip_toolchain.extra_arch_flags()).build()
+    assert written.ok and written.units == ["bfs/bfs.cu"], written.output

@@ -109,13 +109,13 @@ class UnitPlan:
 _SOURCE_INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+\.(?:cu|hip|cpp|cc|cxx))"', re.M)
 
 
-def plan_units(root: Path, files: list[Path] | None = None) -> UnitPlan:
+def plan_units(root: Path, files: list[Path] | None = None, *, alone: bool = False) -> UnitPlan:
     """Sources to compile: .hip/.cu always, .cpp/.cc/.cxx only when they hold GPU code. `files` (absolute)
-    restricts the plan; a given file that does not exist is a skipped unit, never silently dropped. Planning the
-    whole tree, a source another unit or header `#include`s ("kernel.cu", as Rodinia and older SDK code do) is
-    compiled as part of that unit, not alone (alone it lacks what the includer defines before it)."""
+    restricts the plan; a given file that does not exist is a skipped unit, never silently dropped. A source
+    that a unit or header of the tree `#include`s ("kernel.cu", as Rodinia and older SDK code do) is compiled as
+    part of it, not alone (alone it lacks what the includer defines before it), unless `alone` (a unit asked for
+    by name)."""
     plan = UnitPlan()
-    texts: dict[Path, str] = {}
     for path in files if files is not None else walk_files(root):
         suffix = path.suffix.lower()
         shown = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
@@ -123,20 +123,16 @@ def plan_units(root: Path, files: list[Path] | None = None) -> UnitPlan:
             plan.skipped[shown] = "no such file"
         elif suffix in HEADER_SUFFIXES:
             plan.headers += 1
-            if files is None:
-                texts[path] = path.read_text("utf-8", "replace")
         elif suffix == ".c":
             plan.skipped[shown] = "C source: not compiled by the HIP build"
         elif suffix not in SOURCE_SUFFIXES:
             continue
-        elif suffix in (".hip", ".cu") or _GPU_CODE_RE.search(text := path.read_text("utf-8", "replace")):
+        elif suffix in (".hip", ".cu") or _GPU_CODE_RE.search(path.read_text("utf-8", "replace")):
             plan.units.append(path)
-            if files is None:
-                texts[path] = text if suffix not in (".hip", ".cu") else path.read_text("utf-8", "replace")
         else:
             plan.skipped[shown] = "host-only C++: no HIP include, kernel, launch or HIP call"
-    if files is None:
-        included = _included_sources(texts, set(plan.units))
+    if not alone and plan.units:
+        included = _included_sources(root, set(plan.units))
         for unit in [u for u in plan.units if u in included]:
             plan.units.remove(unit)
             includer = included[unit]
@@ -151,10 +147,13 @@ def skip_kind(reason: str) -> str:
     return "included by another source: compiled as part of it" if reason.startswith("included by ") else reason
 
 
-def _included_sources(texts: dict[Path, str], units: set[Path]) -> dict[Path, Path]:
-    """unit -> a unit or header that `#include "..."`s it (resolved beside the includer)."""
+def _included_sources(root: Path, units: set[Path]) -> dict[Path, Path]:
+    """unit -> a source or header of the tree that `#include "..."`s it (resolved beside the includer)."""
     out: dict[Path, Path] = {}
-    for path, text in texts.items():
+    for path in walk_files(root):
+        if path.suffix.lower() not in SOURCE_SUFFIXES and path.suffix.lower() not in HEADER_SUFFIXES:
+            continue
+        text = path.read_text("utf-8", "replace")
         if ".c" not in text:  # `#include "x.cu"` / "x.cpp"
             continue
         for m in _SOURCE_INCLUDE_RE.finditer(text):

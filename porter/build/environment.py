@@ -175,7 +175,9 @@ class HipccEnvironment:
             return self._run_build_cmd()
         if self.toolchain is None:
             return BuildResult(False, output="hipcc not found", command="")
-        return self._build_plan(plan_units(self.root, [self.root / path] if path is not None else self.only))
+        if path is not None:
+            return self._build_plan(plan_units(self.root, [self.root / path], alone=True))
+        return self._build_plan(plan_units(self.root, self.only))
 
     def build_units(self, units: list[str]) -> BuildResult:
         """Compile only these units (relative to root): one agent task's scope. Safe to run in threads for
@@ -184,7 +186,7 @@ class HipccEnvironment:
             return self._run_build_cmd()
         if self.toolchain is None:
             return BuildResult(False, output="hipcc not found", command="")
-        return self._build_plan(plan_units(self.root, [self.root / u for u in units]), show_progress=False)
+        return self._build_plan(plan_units(self.root, [self.root / u for u in units], alone=True), show_progress=False)
 
     def unit_dependencies(self) -> dict[str, list[str]]:
         """unit -> the files of the tree it read when last compiled (from the build cache; empty without one)."""
