@@ -149,3 +149,14 @@ def test_errors_on_what_porter_left_name_the_feature(message: str, feature: str)
     assert explain(Diagnostic("a.cu", 3, 1, "error", "use of undeclared identifier 'myHelper'")) is None
     pipeline = explain(Diagnostic("a.cu", 3, 1, "error", "no member named 'pipeline_role' in namespace 'cuda'"))
     assert pipeline is not None and pipeline.id == "libcudacxx-pipeline"
+
+
+@pytest.mark.parametrize("header", ["helper_cuda.h", "helper_functions.h", "helper_timer.h", "nvrtc_helper.h"])
+def test_a_missing_cuda_samples_helper_is_explained(header: str) -> None:
+    """Rodinia's cfd includes <helper_cuda.h> from cuda-samples' Common/, which is no part of the toolkit."""
+    from porter.build import Diagnostic
+
+    why = explain(Diagnostic("cfd/euler3d.cu", 5, 10, "error", f"'{header}' file not found"))
+    assert why is not None and why.id == "cuda-samples-helpers"
+    assert header in why.message and "Common/" in why.message
+    assert explain(Diagnostic("a.cu", 5, 10, "error", "'helper_mine.h' file not found")) is None
