@@ -219,3 +219,16 @@ def test_plain_cpp_with_includes_is_not_parsed(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(syntax, "parse", no_parse)
     src = b"#include <vector>\n#include \"util.h\"\nint twice(int x) { return 2 * x; }\n"
     assert translate(src, TranslateOptions()).output is src
+
+
+def test_a_symbol_named_by_a_string_becomes_the_variable_or_is_reported() -> None:
+    """CUDA before 5.0 took cudaMemcpyToSymbol("name", ...); HIP_SYMBOL("name") would compile and fail at run time."""
+    src = (b'__constant__ float c_table[16];\n__device__ int d_count;\n'
+           b'void f(const float* h, int* n) {\n  cudaMemcpyToSymbol("c_table", h, 64);\n'
+           b'  cudaMemcpyFromSymbol(n, "d_count", sizeof(int));\n  cudaMemcpyToSymbol("elsewhere", h, 4);\n}\n')
+    result = translate(src, TranslateOptions())
+    out = result.output.decode()
+    assert 'hipMemcpyToSymbol(HIP_SYMBOL(c_table), h, 64);' in out
+    assert 'hipMemcpyFromSymbol(n, HIP_SYMBOL(d_count), sizeof(int));' in out
+    assert 'hipMemcpyToSymbol("elsewhere", h, 4);' in out  # not wrapped: reported instead
+    assert [(u.name, u.reason.value) for u in result.unconverted] == [('"elsewhere"', "needs the agent")]

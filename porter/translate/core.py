@@ -649,9 +649,27 @@ class _Translation:
         arg = args.named_children[index]
         if arg.text.startswith(b"HIP_SYMBOL"):
             return
+        if arg.type == "string_literal":
+            self._string_symbol(arg.start_byte, arg.end_byte, arg.text)
+            return
         self.edits.append(Edit(arg.start_byte, arg.start_byte, b"HIP_SYMBOL("))
         self.edits.append(Edit(arg.end_byte, arg.end_byte, b")"))
         self.result.conversions.append(Conversion("symbol", arg.text.decode("utf-8", "replace"), "HIP_SYMBOL", self.lines.line(start)))
+
+    def _string_symbol(self, start: int, end: int, text: bytes) -> None:
+        """cudaMemcpyToSymbol("c_table", ...): CUDA before 5.0 took the variable's name as a string; HIP (and CUDA
+        since 5.0) take the variable. The name of a `__constant__`/`__device__` variable of this file becomes
+        HIP_SYMBOL(name); any other string is reported (HIP_SYMBOL("x") compiles and fails at run time)."""
+        name = text[1:-1]
+        declared = re.compile(rb"\b__(?:constant|device)__\b[^;{}()]*\b" + re.escape(name) + rb"\s*[\[;=]")
+        if re.fullmatch(rb"[A-Za-z_]\w*", name) and declared.search(self.layout.code):
+            self.edits.append(Edit(start, end, b"HIP_SYMBOL(" + name + b")"))
+            self.result.conversions.append(Conversion("symbol", text.decode("utf-8", "replace"),
+                                                      f"HIP_SYMBOL({name.decode()})", self.lines.line(start)))
+            return
+        self._unconverted(text.decode("utf-8", "replace"), start, Reason.NEEDS_AGENT, "runtime",
+                          "a device symbol named by a string (removed in CUDA 5.0): pass the __constant__/__device__ "
+                          "variable itself; HIP_SYMBOL of a string compiles and fails at run time")
 
     def _unported_case_labels(self, candidates: list[tuple[int, int, str]]) -> None:
         """`case CUFFT_LICENSE_ERROR: return "...";`: an enumerator HIP lacks cannot occur in HIP's enum, so its case
