@@ -40,6 +40,18 @@ class Compiler:
                               cwd=source.parent, env={**os.environ, "HIP_PLATFORM": "amd"})
 
 
+    def run_on_host(self, source: Path, timeout: float = 60) -> subprocess.CompletedProcess[str] | None:
+        """Link `source` into a program and run it, for host code (there is no GPU here): only with the compiler
+        whose HIP runtime the host has (Debian's 5.2); None for the others. A failed link fails the test."""
+        if self.rocm != RocmVersion(5, 2) or shutil.which("hipcc") != self.hipcc:
+            return None
+        exe = source.with_suffix("")
+        link = subprocess.run([self.hipcc, f"--offload-arch={self.arches[0]}", str(source), "-o", str(exe)],
+                              capture_output=True, text=True, check=False, env={**os.environ, "HIP_PLATFORM": "amd"})
+        assert link.returncode == 0, link.stderr[-3000:]
+        return subprocess.run([str(exe)], capture_output=True, text=True, check=False, timeout=timeout)
+
+
 def _version(hipcc: str) -> RocmVersion | None:
     try:
         out = subprocess.run([hipcc, "--version"], capture_output=True, text=True, timeout=120, check=False,
