@@ -29,7 +29,10 @@
 //   (its fixed-point conversion).
 // - on a 1D CUDA array with border addressing and linear filtering, the H200 returns half the documented
 //   value (it filters a second row of border texels in); this header returns the documented value.
-// - not here (porter reports them and hands them to the agent with a recipe): layered and cubemap textures,
+// - layered textures (tex1DLayered/tex2DLayered on an array made with hipArrayLayered): the layer's 1D or 2D
+//   texture; the layer index is read as unsigned and clamped to the last layer (a negative index reads the last
+//   layer, as the H200 does: scripts/texture_reference/gpu_compare/layered.cu); filtering never blends layers.
+// - not here (porter reports them and hands them to the agent with a recipe): cubemap textures, layered surfaces,
 //   mipmapped arrays (tex*Lod/tex*Grad read level 0, which is what CUDA does for textures without mipmaps),
 //   tex2Dgather, driver-API texture references, arrays shared with graphics interop, anisotropic filtering.
 // - texture references (`texture<T, dim, mode> tex;`, removed in CUDA 12, common in older code) become
@@ -79,6 +82,7 @@ struct desc {
     int read_normalized;        // hipReadModeNormalizedFloat
     int srgb;
     f4 border;                  // in the texel format, read as floats
+    int layers;                 // a layered array's layers (slices of `slice` bytes); 0: not layered
 };
 
 PORTER_TEX_HD inline float frac(float x) { return x - floorf(x); }
@@ -580,6 +584,11 @@ inline hipError_t porter_tex_create_object(porter_tex_object_t* out, const porte
         d.depth = a->depth ? static_cast<int>(a->depth) : 1;
         d.slice = static_cast<unsigned long long>(a->pitch) * d.height;
         d.dims = a->depth ? 3 : (a->height ? 2 : 1);
+        if (a->flags & hipArrayLayered) {  // 1D or 2D layers stacked as slices, read one layer at a time
+            d.layers = d.depth;
+            d.depth = 1;
+            d.dims = a->height ? 2 : 1;
+        }
     } else if (res->resType == hipResourceTypePitch2D) {
         format = res->res.pitch2D.desc;
         d.data = static_cast<const unsigned char*>(res->res.pitch2D.devPtr);
@@ -701,6 +710,50 @@ template <class T>
 __device__ inline T porter_tex3DGrad(const porter_tex_object_t& t, float x, float y, float z, float4, float4) {
     return porter_tex3D<T>(t, x, y, z);
 }
+// layered textures: one 1D or 2D layer of a layered array
+namespace porter_tex {
+__device__ inline desc layer_of(const desc& d, int layer) {
+    desc one = d;
+    // as the H200 does: the index read as unsigned and clamped to the last layer (so -1 is the last layer)
+    const unsigned last = static_cast<unsigned>(d.layers > 0 ? d.layers : 1) - 1u;
+    const unsigned index = static_cast<unsigned>(layer) > last ? last : static_cast<unsigned>(layer);
+    one.data = d.data + static_cast<unsigned long long>(index) * d.slice;
+    one.layers = 0;
+    return one;
+}
+}  // namespace porter_tex
+template <class T> __device__ inline T porter_tex1DLayered(const porter_tex_object_t& t, float x, int layer) {
+    return porter_tex::reader<T>::at(porter_tex::layer_of(t.d, layer), x, 0.0f, 0.0f);
+}
+template <class T>
+__device__ inline T porter_tex2DLayered(const porter_tex_object_t& t, float x, float y, int layer) {
+    return porter_tex::reader<T>::at(porter_tex::layer_of(t.d, layer), x, y, 0.0f);
+}
+template <class T>
+__device__ inline T porter_tex1DLayeredLod(const porter_tex_object_t& t, float x, int layer, float) {
+    return porter_tex1DLayered<T>(t, x, layer);
+}
+template <class T>
+__device__ inline T porter_tex2DLayeredLod(const porter_tex_object_t& t, float x, float y, int layer, float) {
+    return porter_tex2DLayered<T>(t, x, y, layer);
+}
+template <class T>
+__device__ inline T porter_tex1DLayeredGrad(const porter_tex_object_t& t, float x, int layer, float, float) {
+    return porter_tex1DLayered<T>(t, x, layer);
+}
+template <class T>
+__device__ inline T porter_tex2DLayeredGrad(const porter_tex_object_t& t, float x, float y, int layer, float2,
+                                            float2) {
+    return porter_tex2DLayered<T>(t, x, y, layer);
+}
+template <class T> __device__ inline void porter_tex1DLayered(T* out, const porter_tex_object_t& t, float x, int layer) {
+    *out = porter_tex1DLayered<T>(t, x, layer);
+}
+template <class T>
+__device__ inline void porter_tex2DLayered(T* out, const porter_tex_object_t& t, float x, float y, int layer) {
+    *out = porter_tex2DLayered<T>(t, x, y, layer);
+}
+
 // CUDA's forms that return through a pointer
 template <class T> __device__ inline void porter_tex1Dfetch(T* out, const porter_tex_object_t& t, int x) {
     *out = porter_tex1Dfetch<T>(t, x);

@@ -446,11 +446,11 @@ void make(cudaArray_t* a, cudaChannelFormatDesc* d) { cudaMalloc3DArray(a, d, ma
 """
     out, result = _translated(src, "gfx942")
     left = {(u.name, u.reason) for u in result.unconverted}
-    assert left == {("tex2DLayered", Reason.NEEDS_AGENT), ("texCubemap", Reason.NEEDS_AGENT),
-                    ("cudaArrayCubemap", Reason.NEEDS_AGENT)}
-    detail = next(u.detail for u in result.unconverted if u.name == "tex2DLayered")
-    assert "layered textures on gfx942" in detail and "no image support" in detail and "textures_no_image" in detail
-    assert "tex2DLayered<float>(layers" in out  # left for the agent, not rewritten blindly
+    assert left == {("texCubemap", Reason.NEEDS_AGENT), ("cudaArrayCubemap", Reason.NEEDS_AGENT)}
+    detail = next(u.detail for u in result.unconverted if u.name == "texCubemap")
+    assert "cubemap textures on gfx942" in detail and "no image support" in detail and "textures_no_image" in detail
+    assert "texCubemap<float4>(sky" in out  # left for the agent, not rewritten blindly
+    assert "porter_tex2DLayered<float>(layers, 0.5f, 0.5f, 2)" in out  # layered textures: the shim's
     assert not translate(src, TranslateOptions(target="gfx90a")).unconverted
 
 
@@ -606,3 +606,51 @@ def test_ported_texture_references_compile_for_gfx942_and_with_rocm_52(tmp_path:
         assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"
     refused = newer_hipcc().compile(_port_tree(tmp_path, TEXTURE_REFERENCES, "gfx90a"))
     assert refused.returncode != 0  # HIP's texture references are what gfx942 cannot compile
+
+
+LAYERED = b"""#include <cuda_runtime.h>
+__global__ void layers(cudaTextureObject_t tex, float* out, int w, int layer) {
+    int x = threadIdx.x;
+    out[x] = tex2DLayered<float>(tex, x + 0.5f, 0.5f, layer) + tex1DLayered<float>(tex, 0.25f, layer);
+}
+int run(const float* host, int w, int h, int n) {
+    cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
+    cudaArray_t arr;
+    cudaMalloc3DArray(&arr, &desc, make_cudaExtent(w, h, n), cudaArrayLayered);
+    cudaMemcpy3DParms p = {};
+    p.srcPtr = make_cudaPitchedPtr((void*)host, w * sizeof(float), w, h);
+    p.dstArray = arr;
+    p.extent = make_cudaExtent(w, h, n);
+    p.kind = cudaMemcpyHostToDevice;
+    cudaMemcpy3D(&p);
+    cudaResourceDesc r = {};
+    r.resType = cudaResourceTypeArray;
+    r.res.array.array = arr;
+    cudaTextureDesc t = {};
+    t.filterMode = cudaFilterModeLinear;
+    cudaTextureObject_t tex;
+    cudaCreateTextureObject(&tex, &r, &t, nullptr);
+    float* out;
+    cudaMalloc(&out, w * sizeof(float));
+    layers<<<1, w>>>(tex, out, w, n - 1);
+    return 0;
+}
+"""
+
+
+def test_layered_textures_move_to_the_shim_without_image_support() -> None:
+    """cuda-samples' simpleLayeredTexture; the shim's layered reads ran beside CUDA's on the H200
+    (scripts/texture_reference/gpu_compare/layered.cu: 32 configurations)."""
+    mi300, result = _translated(LAYERED, "gfx942")
+    for expected in ("porter_tex2DLayered<float>(tex, x + 0.5f, 0.5f, layer)", "porter_tex1DLayered<float>(tex,",
+                     "porter_tex_malloc_3d_array(&arr, &desc, make_hipExtent(w, h, n), hipArrayLayered)"):
+        assert expected in mi300, expected
+    assert not result.unconverted
+
+
+@pytest.mark.hipcc
+def test_ported_layered_textures_compile_for_gfx942_and_with_rocm_52(tmp_path: Path) -> None:
+    ported = _port_tree(tmp_path, LAYERED, "gfx942")
+    for hipcc in (newer_hipcc(), system_hipcc()):
+        proc = hipcc.compile(ported)
+        assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"

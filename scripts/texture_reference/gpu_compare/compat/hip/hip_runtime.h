@@ -58,3 +58,4 @@
 #define hipGraphAddMemcpyNode cudaGraphAddMemcpyNode
 #define hipGraphMemcpyNodeSetParams cudaGraphMemcpyNodeSetParams
 #define hipGraphExecMemcpyNodeSetParams cudaGraphExecMemcpyNodeSetParams
+#define hipArrayLayered cudaArrayLayered
