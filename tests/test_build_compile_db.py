@@ -101,3 +101,16 @@ def test_nested_include_resolves_to_the_folder_above_its_path(tmp_path: Path) ->
     root = tmp_path.resolve()
     assert flags.include_dirs == [str(root / "include")]
     assert flags.header_dirs == [str(root / "include" / "warpkit"), str(root / "src")]  # after the system's
+
+
+def test_an_included_source_is_left_out_only_where_a_unit_reaches_it(tmp_path: Path) -> None:
+    from porter.build.compile_db import plan_units
+
+    (tmp_path / "main.cu").write_text('#include "defs.h"\n')
+    (tmp_path / "defs.h").write_text('#pragma once\n#include "kernels.cu"\n')  # reached from main.cu
+    (tmp_path / "kernels.cu").write_text("__global__ void k() {}\n")
+    (tmp_path / "orphan.h").write_text('#include "alone.cu"\n')  # no unit includes orphan.h
+    (tmp_path / "alone.cu").write_text("__global__ void a() {}\n")
+    plan = plan_units(tmp_path.resolve())
+    assert sorted(p.name for p in plan.units) == ["alone.cu", "main.cu"]
+    assert plan.skipped == {"kernels.cu": "included by defs.h: compiled as part of it"}

@@ -106,7 +106,7 @@ class UnitPlan:
     headers: int = 0  # headers: compiled through the units that include them
 
 
-_SOURCE_INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+\.(?:cu|hip|cpp|cc|cxx))"', re.M)
+_QUOTED_INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
 
 
 def plan_units(root: Path, files: list[Path] | None = None, *, alone: bool = False) -> UnitPlan:
@@ -148,19 +148,29 @@ def skip_kind(reason: str) -> str:
 
 
 def _included_sources(root: Path, units: set[Path]) -> dict[Path, Path]:
-    """unit -> a source or header of the tree that `#include "..."`s it (resolved beside the includer)."""
-    out: dict[Path, Path] = {}
+    """unit -> the file that `#include "..."`s it (resolved beside the includer), for the units some other unit
+    reaches through such includes: those are compiled as part of it. A source included only by a header no unit
+    reaches is kept as a unit (left out, it would be compiled nowhere)."""
+    edges: dict[Path, list[Path]] = {}
     for path in walk_files(root):
         if path.suffix.lower() not in SOURCE_SUFFIXES and path.suffix.lower() not in HEADER_SUFFIXES:
             continue
         text = path.read_text("utf-8", "replace")
-        if ".c" not in text:  # `#include "x.cu"` / "x.cpp"
-            continue
-        for m in _SOURCE_INCLUDE_RE.finditer(text):
-            target = Path(os.path.normpath(path.parent / m.group(1)))
+        if "include" in text:
+            edges[path] = [Path(os.path.normpath(path.parent / m.group(1))) for m in _QUOTED_INCLUDE_RE.finditer(text)]
+    includer: dict[Path, Path] = {}
+    for path, targets in edges.items():
+        for target in targets:
             if target in units and target != path:
-                out.setdefault(target, path)
-    return out
+                includer.setdefault(target, path)
+    reached: set[Path] = set()
+    stack = [u for u in units if u not in includer]  # the units nothing includes: where the build starts
+    while stack:
+        for target in edges.get(stack.pop(), ()):
+            if target not in reached:
+                reached.add(target)
+                stack.append(target)
+    return {unit: includer[unit] for unit in units if unit in includer and unit in reached}
 
 
 def translation_units(root: Path, files: list[Path] | None = None) -> list[Path]:
