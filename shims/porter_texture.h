@@ -584,7 +584,7 @@ inline hipError_t porter_tex_create_object(porter_tex_object_t* out, const porte
         d.depth = a->depth ? static_cast<int>(a->depth) : 1;
         d.slice = static_cast<unsigned long long>(a->pitch) * d.height;
         d.dims = a->depth ? 3 : (a->height ? 2 : 1);
-        if (a->flags & hipArrayLayered) {  // 1D or 2D layers stacked as slices, read one layer at a time
+        if (a->flags & (hipArrayLayered | hipArrayCubemap)) {  // layers (and cubemap faces) stacked as slices
             d.layers = d.depth;
             d.depth = 1;
             d.dims = a->height ? 2 : 1;
@@ -752,6 +752,72 @@ template <class T> __device__ inline void porter_tex1DLayered(T* out, const port
 template <class T>
 __device__ inline void porter_tex2DLayered(T* out, const porter_tex_object_t& t, float x, float y, int layer) {
     *out = porter_tex2DLayered<T>(t, x, y, layer);
+}
+
+// cubemaps: the face of the direction's major axis (+x, -x, +y, -y, +z, -z: slices 0..5, then 6 per layer of a
+// layered cubemap), ties going to z, then y (as an H200 picks them), sampled at the face coordinates
+// ((s / m + 1) / 2, (t / m + 1) / 2) as normalized coordinates whatever the texture's coordinate mode, filtered
+// within the face (no filtering across face edges) in the texture's address mode
+namespace porter_tex {
+__device__ inline int cube_face(float x, float y, float z, float& u, float& v) {
+    const float ax = fabsf(x), ay = fabsf(y), az = fabsf(z);
+    float s, t, m;
+    int face;
+    if (az >= ax && az >= ay) {
+        face = z >= 0.0f ? 4 : 5, m = az, s = z >= 0.0f ? x : -x, t = -y;
+    } else if (ay >= ax) {
+        face = y >= 0.0f ? 2 : 3, m = ay, s = x, t = y >= 0.0f ? z : -z;
+    } else {
+        face = x >= 0.0f ? 0 : 1, m = ax, s = x >= 0.0f ? -z : z, t = -y;
+    }
+    u = (s / m + 1.0f) * 0.5f;
+    v = (t / m + 1.0f) * 0.5f;
+    return face;
+}
+template <class T> __device__ inline T cubemap(const desc& d, float x, float y, float z, int layer) {
+    float u, v;
+    const int face = cube_face(x, y, z, u, v);
+    // the layer index read as unsigned and clamped to the last cubemap, as for layered textures
+    const unsigned last = static_cast<unsigned>(d.layers >= 6 ? d.layers / 6 : 1) - 1u;
+    const unsigned cube = static_cast<unsigned>(layer) > last ? last : static_cast<unsigned>(layer);
+    desc one = layer_of(d, static_cast<int>(cube * 6u) + face);
+    one.normalized_coords = 1;
+    return reader<T>::at(one, u, v, 0.0f);
+}
+}  // namespace porter_tex
+template <class T> __device__ inline T porter_texCubemap(const porter_tex_object_t& t, float x, float y, float z) {
+    return porter_tex::cubemap<T>(t.d, x, y, z, 0);
+}
+template <class T>
+__device__ inline T porter_texCubemapLod(const porter_tex_object_t& t, float x, float y, float z, float) {
+    return porter_tex::cubemap<T>(t.d, x, y, z, 0);
+}
+template <class T>
+__device__ inline T porter_texCubemapGrad(const porter_tex_object_t& t, float x, float y, float z, float4, float4) {
+    return porter_tex::cubemap<T>(t.d, x, y, z, 0);
+}
+template <class T>
+__device__ inline T porter_texCubemapLayered(const porter_tex_object_t& t, float x, float y, float z, int layer) {
+    return porter_tex::cubemap<T>(t.d, x, y, z, layer);
+}
+template <class T>
+__device__ inline T porter_texCubemapLayeredLod(const porter_tex_object_t& t, float x, float y, float z, int layer,
+                                                float) {
+    return porter_tex::cubemap<T>(t.d, x, y, z, layer);
+}
+template <class T>
+__device__ inline T porter_texCubemapLayeredGrad(const porter_tex_object_t& t, float x, float y, float z, int layer,
+                                                 float4, float4) {
+    return porter_tex::cubemap<T>(t.d, x, y, z, layer);
+}
+template <class T>
+__device__ inline void porter_texCubemap(T* out, const porter_tex_object_t& t, float x, float y, float z) {
+    *out = porter_texCubemap<T>(t, x, y, z);
+}
+template <class T>
+__device__ inline void porter_texCubemapLayered(T* out, const porter_tex_object_t& t, float x, float y, float z,
+                                                int layer) {
+    *out = porter_texCubemapLayered<T>(t, x, y, z, layer);
 }
 
 // CUDA's forms that return through a pointer

@@ -439,17 +439,19 @@ def test_textures_move_to_the_shim_only_for_targets_without_image_support() -> N
 
 def test_what_the_shim_cannot_replace_is_reported_for_the_agent() -> None:
     src = b"""#include <cuda_runtime.h>
-__global__ void k(cudaTextureObject_t layers, cudaTextureObject_t sky, float* out) {
-    out[0] = tex2DLayered<float>(layers, 0.5f, 0.5f, 2) + texCubemap<float4>(sky, 1.f, 0.f, 0.f).x;
+__global__ void k(cudaTextureObject_t layers, cudaTextureObject_t sky, cudaSurfaceObject_t s, float* out) {
+    out[0] = tex2DLayered<float>(layers, 0.5f, 0.5f, 2) + tex2Dgather<float4>(sky, 1.f, 0.f, 0).x;
+    surf2DLayeredwrite(out[1], s, 0, 0, 1);
 }
-void make(cudaArray_t* a, cudaChannelFormatDesc* d) { cudaMalloc3DArray(a, d, make_cudaExtent(4, 4, 6), cudaArrayCubemap); }
+void make(cudaMipmappedArray_t* a, cudaChannelFormatDesc* d) { cudaMallocMipmappedArray(a, d, make_cudaExtent(4, 4, 0), 3); }
 """
     out, result = _translated(src, "gfx942")
     left = {(u.name, u.reason) for u in result.unconverted}
-    assert left == {("texCubemap", Reason.NEEDS_AGENT), ("cudaArrayCubemap", Reason.NEEDS_AGENT)}
-    detail = next(u.detail for u in result.unconverted if u.name == "texCubemap")
-    assert "cubemap textures on gfx942" in detail and "no image support" in detail and "textures_no_image" in detail
-    assert "texCubemap<float4>(sky" in out  # left for the agent, not rewritten blindly
+    assert left == {("tex2Dgather", Reason.NEEDS_AGENT), ("surf2DLayeredwrite", Reason.NEEDS_AGENT),
+                    ("cudaMallocMipmappedArray", Reason.NEEDS_AGENT)}
+    detail = next(u.detail for u in result.unconverted if u.name == "surf2DLayeredwrite")
+    assert "layered surfaces on gfx942" in detail and "no image support" in detail and "textures_no_image" in detail
+    assert "tex2Dgather<float4>(sky" in out  # left for the agent, not rewritten blindly
     assert "porter_tex2DLayered<float>(layers, 0.5f, 0.5f, 2)" in out  # layered textures: the shim's
     assert not translate(src, TranslateOptions(target="gfx90a")).unconverted
 
@@ -651,6 +653,61 @@ def test_layered_textures_move_to_the_shim_without_image_support() -> None:
 @pytest.mark.hipcc
 def test_ported_layered_textures_compile_for_gfx942_and_with_rocm_52(tmp_path: Path) -> None:
     ported = _port_tree(tmp_path, LAYERED, "gfx942")
+    for hipcc in (newer_hipcc(), system_hipcc()):
+        proc = hipcc.compile(ported)
+        assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"
+
+
+CUBEMAP = b"""#include <cuda_runtime.h>
+__global__ void sky(cudaTextureObject_t cube, cudaTextureObject_t cubes, float4* out, int layer) {
+    float x = threadIdx.x - 7.5f;
+    out[threadIdx.x] = texCubemap<float4>(cube, x, 1.0f, -0.5f);
+    float4 v;
+    texCubemapLayered(&v, cubes, 0.25f, x, 1.0f, layer);
+    out[threadIdx.x].w += v.x + texCubemapLod<float4>(cube, 1.0f, x, 0.0f, 0.0f).y;
+}
+int run(const float4* faces, int w) {
+    cudaChannelFormatDesc desc = cudaCreateChannelDesc<float4>();
+    cudaArray_t arr;
+    cudaMalloc3DArray(&arr, &desc, make_cudaExtent(w, w, 6), cudaArrayCubemap);
+    cudaMemcpy3DParms p = {};
+    p.srcPtr = make_cudaPitchedPtr((void*)faces, w * sizeof(float4), w, w);
+    p.dstArray = arr;
+    p.extent = make_cudaExtent(w, w, 6);
+    p.kind = cudaMemcpyHostToDevice;
+    cudaMemcpy3D(&p);
+    cudaResourceDesc r = {};
+    r.resType = cudaResourceTypeArray;
+    r.res.array.array = arr;
+    cudaTextureDesc t = {};
+    t.filterMode = cudaFilterModeLinear;
+    t.normalizedCoords = 1;
+    cudaTextureObject_t tex;
+    cudaCreateTextureObject(&tex, &r, &t, nullptr);
+    float4* out;
+    cudaMalloc(&out, 16 * sizeof(float4));
+    sky<<<1, 16>>>(tex, tex, out, 0);
+    return 0;
+}
+"""
+
+
+def test_cubemap_textures_move_to_the_shim_without_image_support() -> None:
+    """cuda-samples' simpleCubemapTexture; the shim's cubemap reads ran beside CUDA's on the H200
+    (scripts/texture_reference/gpu_compare/cubemap.cu: 32 configurations, ties between axes included)."""
+    mi300, result = _translated(CUBEMAP, "gfx942")
+    for expected in ("porter_texCubemap<float4>(cube, x, 1.0f, -0.5f)", "porter_texCubemapLayered(&v, cubes,",
+                     "porter_texCubemapLod<float4>(cube,",
+                     "porter_tex_malloc_3d_array(&arr, &desc, make_hipExtent(w, w, 6), hipArrayCubemap)"):
+        assert expected in mi300, expected
+    assert not result.unconverted
+    kept, _ = _translated(CUBEMAP, "gfx90a")  # image support: HIP's own cubemaps
+    assert "texCubemap<float4>(cube" in kept and "porter_tex" not in kept
+
+
+@pytest.mark.hipcc
+def test_ported_cubemap_textures_compile_for_gfx942_and_with_rocm_52(tmp_path: Path) -> None:
+    ported = _port_tree(tmp_path, CUBEMAP, "gfx942")
     for hipcc in (newer_hipcc(), system_hipcc()):
         proc = hipcc.compile(ported)
         assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"

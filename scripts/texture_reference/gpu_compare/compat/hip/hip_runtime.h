@@ -59,3 +59,4 @@
 #define hipGraphMemcpyNodeSetParams cudaGraphMemcpyNodeSetParams
 #define hipGraphExecMemcpyNodeSetParams cudaGraphExecMemcpyNodeSetParams
 #define hipArrayLayered cudaArrayLayered
+#define hipArrayCubemap cudaArrayCubemap
