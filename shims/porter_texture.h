@@ -32,7 +32,11 @@
 // - layered textures (tex1DLayered/tex2DLayered on an array made with hipArrayLayered): the layer's 1D or 2D
 //   texture; the layer index is read as unsigned and clamped to the last layer (a negative index reads the last
 //   layer, as the H200 does: scripts/texture_reference/gpu_compare/layered.cu); filtering never blends layers.
-// - not here (porter reports them and hands them to the agent with a recipe): cubemap textures, layered surfaces,
+// - cubemaps (texCubemap/texCubemapLayered on an array made with hipArrayCubemap, faces as slices): the face of
+//   the direction's major axis, ties going to z then y, sampled as a 2D texture in normalized face coordinates
+//   (gpu_compare/cubemap.cu). Layered and cubemap surfaces: the layer or face is the slice, read as unsigned
+//   (gpu_compare/surflayered.cu).
+// - not here (porter reports them and hands them to the agent with a recipe):
 //   mipmapped arrays (tex*Lod/tex*Grad read level 0, which is what CUDA does for textures without mipmaps),
 //   tex2Dgather, driver-API texture references, arrays shared with graphics interop, anisotropic filtering.
 // - texture references (`texture<T, dim, mode> tex;`, removed in CUDA 12, common in older code) become
@@ -1025,6 +1029,12 @@ __device__ inline unsigned char* surface_at(const porter_surf_object_t& s, int x
     }
     return s.data + static_cast<unsigned long long>(z) * s.slice + static_cast<unsigned long long>(y) * s.pitch + x;
 }
+// a layered or cubemap surface's layer (or face) as the H200 treats it: read as unsigned, so -1 is past the last
+// layer (clamp mode: the last layer; zero mode: reads 0, writes dropped; trap mode: traps)
+__device__ inline int surface_layer(const porter_surf_object_t& s, int layer, hipSurfaceBoundaryMode mode) {
+    return static_cast<unsigned>(layer) < static_cast<unsigned>(s.depth) || mode != hipBoundaryModeClamp ? layer
+                                                                                                         : s.depth - 1;
+}
 template <class T>
 __device__ inline T surface_read(const porter_surf_object_t& s, int x, int y, int z, hipSurfaceBoundaryMode mode) {
     const unsigned char* p = surface_at(s, x, y, z, static_cast<int>(sizeof(T)), mode);
@@ -1083,6 +1093,67 @@ template <class T>
 __device__ inline void porter_surf3Dwrite(T v, const porter_surf_object_t& s, int x, int y, int z,
                                           hipSurfaceBoundaryMode m = hipBoundaryModeTrap) {
     porter_tex::surface_write(v, s, x, y, z, m);
+}
+// layered and cubemap surfaces: the layer (face, or layer * 6 + face) is the slice, checked like z
+template <class T>
+__device__ inline T porter_surf1DLayeredread(const porter_surf_object_t& s, int x, int layer,
+                                             hipSurfaceBoundaryMode m = hipBoundaryModeTrap) {
+    return porter_tex::surface_read<T>(s, x, 0, porter_tex::surface_layer(s, layer, m), m);
+}
+template <class T>
+__device__ inline void porter_surf1DLayeredread(T* out, const porter_surf_object_t& s, int x, int layer,
+                                                hipSurfaceBoundaryMode m = hipBoundaryModeTrap) {
+    *out = porter_tex::surface_read<T>(s, x, 0, porter_tex::surface_layer(s, layer, m), m);
+}
+template <class T>
+__device__ inline T porter_surf2DLayeredread(const porter_surf_object_t& s, int x, int y, int layer,
+                                             hipSurfaceBoundaryMode m = hipBoundaryModeTrap) {
+    return porter_tex::surface_read<T>(s, x, y, porter_tex::surface_layer(s, layer, m), m);
+}
+template <class T>
+__device__ inline void porter_surf2DLayeredread(T* out, const porter_surf_object_t& s, int x, int y, int layer,
+                                                hipSurfaceBoundaryMode m = hipBoundaryModeTrap) {
+    *out = porter_tex::surface_read<T>(s, x, y, porter_tex::surface_layer(s, layer, m), m);
+}
+template <class T>
+__device__ inline T porter_surfCubemapread(const porter_surf_object_t& s, int x, int y, int face,
+                                           hipSurfaceBoundaryMode m = hipBoundaryModeTrap) {
+    return porter_tex::surface_read<T>(s, x, y, porter_tex::surface_layer(s, face, m), m);
+}
+template <class T>
+__device__ inline void porter_surfCubemapread(T* out, const porter_surf_object_t& s, int x, int y, int face,
+                                              hipSurfaceBoundaryMode m = hipBoundaryModeTrap) {
+    *out = porter_tex::surface_read<T>(s, x, y, porter_tex::surface_layer(s, face, m), m);
+}
+template <class T>
+__device__ inline T porter_surfCubemapLayeredread(const porter_surf_object_t& s, int x, int y, int layer_face,
+                                                  hipSurfaceBoundaryMode m = hipBoundaryModeTrap) {
+    return porter_tex::surface_read<T>(s, x, y, porter_tex::surface_layer(s, layer_face, m), m);
+}
+template <class T>
+__device__ inline void porter_surfCubemapLayeredread(T* out, const porter_surf_object_t& s, int x, int y,
+                                                     int layer_face, hipSurfaceBoundaryMode m = hipBoundaryModeTrap) {
+    *out = porter_tex::surface_read<T>(s, x, y, porter_tex::surface_layer(s, layer_face, m), m);
+}
+template <class T>
+__device__ inline void porter_surf1DLayeredwrite(T v, const porter_surf_object_t& s, int x, int layer,
+                                                 hipSurfaceBoundaryMode m = hipBoundaryModeTrap) {
+    porter_tex::surface_write(v, s, x, 0, porter_tex::surface_layer(s, layer, m), m);
+}
+template <class T>
+__device__ inline void porter_surf2DLayeredwrite(T v, const porter_surf_object_t& s, int x, int y, int layer,
+                                                 hipSurfaceBoundaryMode m = hipBoundaryModeTrap) {
+    porter_tex::surface_write(v, s, x, y, porter_tex::surface_layer(s, layer, m), m);
+}
+template <class T>
+__device__ inline void porter_surfCubemapwrite(T v, const porter_surf_object_t& s, int x, int y, int face,
+                                               hipSurfaceBoundaryMode m = hipBoundaryModeTrap) {
+    porter_tex::surface_write(v, s, x, y, porter_tex::surface_layer(s, face, m), m);
+}
+template <class T>
+__device__ inline void porter_surfCubemapLayeredwrite(T v, const porter_surf_object_t& s, int x, int y,
+                                                      int layer_face, hipSurfaceBoundaryMode m = hipBoundaryModeTrap) {
+    porter_tex::surface_write(v, s, x, y, porter_tex::surface_layer(s, layer_face, m), m);
 }
 #undef PORTER_TEX_TRAP
 #endif  // PORTER_TEXTURE_MATH_ONLY

@@ -441,16 +441,16 @@ def test_what_the_shim_cannot_replace_is_reported_for_the_agent() -> None:
     src = b"""#include <cuda_runtime.h>
 __global__ void k(cudaTextureObject_t layers, cudaTextureObject_t sky, cudaSurfaceObject_t s, float* out) {
     out[0] = tex2DLayered<float>(layers, 0.5f, 0.5f, 2) + tex2Dgather<float4>(sky, 1.f, 0.f, 0).x;
-    surf2DLayeredwrite(out[1], s, 0, 0, 1);
 }
+void look(cudaTextureObject_t t, cudaResourceDesc* r) { cudaGetTextureObjectResourceDesc(r, t); }
 void make(cudaMipmappedArray_t* a, cudaChannelFormatDesc* d) { cudaMallocMipmappedArray(a, d, make_cudaExtent(4, 4, 0), 3); }
 """
     out, result = _translated(src, "gfx942")
     left = {(u.name, u.reason) for u in result.unconverted}
-    assert left == {("tex2Dgather", Reason.NEEDS_AGENT), ("surf2DLayeredwrite", Reason.NEEDS_AGENT),
+    assert left == {("tex2Dgather", Reason.NEEDS_AGENT), ("cudaGetTextureObjectResourceDesc", Reason.NEEDS_AGENT),
                     ("cudaMallocMipmappedArray", Reason.NEEDS_AGENT)}
-    detail = next(u.detail for u in result.unconverted if u.name == "surf2DLayeredwrite")
-    assert "layered surfaces on gfx942" in detail and "no image support" in detail and "textures_no_image" in detail
+    detail = next(u.detail for u in result.unconverted if u.name == "cudaMallocMipmappedArray")
+    assert "mipmapped arrays on gfx942" in detail and "no image support" in detail and "textures_no_image" in detail
     assert "tex2Dgather<float4>(sky" in out  # left for the agent, not rewritten blindly
     assert "porter_tex2DLayered<float>(layers, 0.5f, 0.5f, 2)" in out  # layered textures: the shim's
     assert not translate(src, TranslateOptions(target="gfx90a")).unconverted
@@ -666,6 +666,15 @@ __global__ void sky(cudaTextureObject_t cube, cudaTextureObject_t cubes, float4*
     texCubemapLayered(&v, cubes, 0.25f, x, 1.0f, layer);
     out[threadIdx.x].w += v.x + texCubemapLod<float4>(cube, 1.0f, x, 0.0f, 0.0f).y;
 }
+__global__ void paint(cudaSurfaceObject_t faces, cudaSurfaceObject_t sheets, int layer) {
+    int x = threadIdx.x, y = threadIdx.y;
+    float4 v = surfCubemapread<float4>(faces, x * sizeof(float4), y, 5);
+    surfCubemapwrite(v, faces, x * sizeof(float4), y, 0, cudaBoundaryModeClamp);
+    surf2DLayeredwrite(v.x, sheets, x * 4, y, layer);
+    float back;
+    surf1DLayeredread(&back, sheets, x * 4, layer, cudaBoundaryModeZero);
+    surfCubemapLayeredwrite(make_float4(back, 0, 0, 0), faces, x * sizeof(float4), y, layer * 6 + 2);
+}
 int run(const float4* faces, int w) {
     cudaChannelFormatDesc desc = cudaCreateChannelDesc<float4>();
     cudaArray_t arr;
@@ -694,10 +703,14 @@ int run(const float4* faces, int w) {
 
 def test_cubemap_textures_move_to_the_shim_without_image_support() -> None:
     """cuda-samples' simpleCubemapTexture; the shim's cubemap reads ran beside CUDA's on the H200
-    (scripts/texture_reference/gpu_compare/cubemap.cu: 32 configurations, ties between axes included)."""
+    (scripts/texture_reference/gpu_compare/cubemap.cu: 32 configurations, ties between axes included), and so did
+    its layered and cubemap surfaces (gpu_compare/surflayered.cu)."""
     mi300, result = _translated(CUBEMAP, "gfx942")
     for expected in ("porter_texCubemap<float4>(cube, x, 1.0f, -0.5f)", "porter_texCubemapLayered(&v, cubes,",
-                     "porter_texCubemapLod<float4>(cube,",
+                     "porter_texCubemapLod<float4>(cube,", "porter_surfCubemapread<float4>(faces,",
+                     "porter_surfCubemapwrite(v, faces, x * sizeof(float4), y, 0, hipBoundaryModeClamp)",
+                     "porter_surf2DLayeredwrite(v.x, sheets,", "porter_surf1DLayeredread(&back, sheets,",
+                     "porter_surfCubemapLayeredwrite(",
                      "porter_tex_malloc_3d_array(&arr, &desc, make_hipExtent(w, w, 6), hipArrayCubemap)"):
         assert expected in mi300, expected
     assert not result.unconverted
