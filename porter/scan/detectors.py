@@ -28,7 +28,7 @@ from porter.scan.context import (
     walk,
 )
 from porter.targets import TargetProfile
-from porter.translate import RocmVersion
+from porter.translate import RocmVersion, looks_like_ptx
 
 
 @dataclass
@@ -339,6 +339,8 @@ def inline_asm(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | No
         )
         if _looks_like_amdgpu(body):
             continue  # already-ported code with GCN assembly
+        if not looks_like_ptx(tuple(i.strip() for i in body.split(";") if i.strip())):
+            continue  # host assembly (x86 `rdtsc`, `cpuid`): the host compiler assembles it
         yield Hit("PA001", node, {"snippet": short(node, 50)})
         match = PTX_MATRIX.search(body)
         if match:

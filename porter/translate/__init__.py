@@ -9,6 +9,7 @@ a file. The API map they apply is data (`porter/data/apis/*.toml`, `headers.toml
 from porter.translate.buildfiles import is_build_file, load_build_data, translate_build_file
 from porter.translate.core import translate
 from porter.translate.device_props import device_prop_fields, rewrite_access
+from porter.translate.inline_ptx import looks_like_ptx
 from porter.translate.mapping import CUDA_LOOKING, ApiEntry, ApiMap, HeaderEntry, load_api_map
 from porter.translate.options import (
     Conversion,
@@ -21,6 +22,7 @@ from porter.translate.options import (
 )
 
 __all__ = [
+    "looks_like_ptx",
     "CUDA_LOOKING", "ApiEntry", "ApiMap", "Conversion", "HeaderEntry", "LaunchSyntax", "Reason", "RocmVersion",
     "TranslateOptions", "TranslationResult", "Unconverted", "device_prop_fields", "is_build_file", "load_api_map", "load_build_data",
     "rewrite_access", "translate", "translate_build_file",

@@ -28,6 +28,8 @@ from porter import syntax
 from porter.syntax import Layout, LineIndex, PieceKind, first_char_alternation, in_spans
 from porter.translate.call_shapes import call_of, call_shapes, shape_call, struct_init_edits, struct_orders
 from porter.translate.device_props import device_prop_edits
+from porter.translate.inline_ptx import Rewrite, looks_like_ptx
+from porter.translate.inline_ptx import rewrite as rewrite_inline_ptx
 from porter.translate.mapping import CUDA_LOOKING, ApiMap, load_api_map, shim_covers
 from porter.translate.options import (
     Conversion,
@@ -261,7 +263,6 @@ class _Translation:
         else:
             self._parse(candidates, wants_launch, wants_fixes, cg_calls)
         self._includes()
-        self._inline_asm()
         self._dynamic_parallelism()
         if wants_launch:
             self._launches()
@@ -284,6 +285,7 @@ class _Translation:
             self._vector_operators()
         if wants_device_props:
             self._device_props()
+        self._inline_asm()  # after the renames: they apply inside the operands it moves
         self.result.output = self._apply()
         self.result.conversions.sort(key=lambda c: c.line)
         self.result.unconverted.sort(key=lambda u: (u.line, u.column))
@@ -330,6 +332,7 @@ class _Translation:
         # where each reason to parse occurs, found once per file; a piece needs the tree when one falls inside it
         member_at = layout.member_contexts() if candidates else []
         launch_at = [m.start() for m in re.finditer(rb"<<<", source)] if wants_launch else []
+        asm_at = [m.start() for m in ASM_KEYWORD.finditer(source)] if b"asm" in source else []
         fix_at = _scan().fix_trigger_offsets(source) if wants_fixes else []
         collapse_at = [c[0] for c in candidates if c[2] in self._collapsing] if self._collapsing else []
         if any(self.map.apis[n].hip in HIP_TYPEDEFS for n in self._collapsing):
@@ -346,7 +349,7 @@ class _Translation:
             s, e = piece.start, piece.end
             wanted = ((inside(member_at, s, e) and inside(starts, s, e)) or inside(symbol_starts, s, e)
                       or inside(launch_at, s, e) or inside(fix_at, s, e) or inside(collapse_at, s, e)
-                      or inside(cg_at, s, e))
+                      or inside(cg_at, s, e) or inside(asm_at, s, e))
             any_needed = any_needed or wanted
             if wanted or piece.kind in (PieceKind.DIRECTIVE, PieceKind.SCOPE, PieceKind.DECLARATION):
                 needed.append((s, e))  # the frame around parsed pieces is cheap, and what constants come from
@@ -1046,14 +1049,62 @@ class _Translation:
 
     # -- what needs a person or the agent -----------------------------------------------------------------
     def _inline_asm(self) -> None:
+        """Inline PTX the table knows (porter/data/ptx.toml) becomes HIP; the rest is reported, naming the
+        instruction that stopped it."""
         if b"asm" not in self.source:
             return
         layout = self.layout
         for m in ASM_KEYWORD.finditer(self.source):
             if layout.in_comment_or_literal(m.start()) or not ASM_STATEMENT.match(self.source, m.end()):
                 continue
-            self._unconverted("asm", m.start(), Reason.NEEDS_AGENT, "inline-asm",
-                              "inline PTX has no HIP translation: rewrite with HIP intrinsics or __builtin_amdgcn_*")
+            statement, found = self._asm_statement(m.start())
+            if statement is None or found is None:
+                self._unconverted("asm", m.start(), Reason.NEEDS_AGENT, "inline-asm",
+                                  "inline PTX has no HIP translation: rewrite with HIP intrinsics or __builtin_amdgcn_*")
+                continue
+            if found.statements is None:
+                if found.instructions and not looks_like_ptx(found.instructions) and not self._in_device_code(m.start()):
+                    continue  # host assembly (x86 `cpuid`, `rdtsc`): the host compiler assembles it as before
+                self._unconverted("asm", m.start(), Reason.NEEDS_AGENT, "inline-asm",
+                                  f"inline PTX `{found.missing}` has no HIP translation ({found.why}): rewrite "
+                                  "with HIP intrinsics or __builtin_amdgcn_*")
+                continue
+            inside = [e for e in self.edits if statement.start_byte <= e.start and e.end <= statement.end_byte]
+            if inside:  # taken into the operands' text by _asm_statement
+                self.edits = [e for e in self.edits if not (statement.start_byte <= e.start and e.end <= statement.end_byte)]
+            self.edits.append(Edit(statement.start_byte, statement.end_byte, found.text().encode()))
+            self.result.conversions.append(Conversion("inline-ptx", "asm: " + "; ".join(found.instructions),
+                                                      found.text(), self.lines.line(m.start())))
+
+    def _asm_statement(self, offset: int) -> tuple[tree_sitter.Node | None, Rewrite | None]:
+        """The statement an asm expression at `offset` stands as, and its HIP rewrite (None, None: the tree does
+        not cover it, the asm is part of a larger expression, or CUDA names in its operands need translating)."""
+        if self.tree is None or not self._parsed(offset):
+            return None, None
+        node = self.tree.root_node.descendant_for_byte_range(offset, offset + 3)
+        while node is not None and node.type != "gnu_asm_expression":
+            node = node.parent
+        statement = node.parent if node is not None else None
+        if statement is None or statement.type != "expression_statement" or statement.named_child_count != 1:
+            return None, None
+        if statement.has_error:
+            return None, None
+        return statement, rewrite_inline_ptx(node, self.source, self._edited_text)
+
+    def _edited_text(self, start: int, end: int) -> str:
+        """source[start:end] with the edits that fall inside it applied (an asm operand's renamed names)."""
+        inside = sorted((e for e in self.edits if start <= e.start and e.end <= end), key=lambda e: (e.start, e.end))
+        out, pos = [], start
+        for e in inside:
+            if e.start < pos:
+                continue
+            out += [self.source[pos : e.start], e.text]
+            pos = e.end
+        out.append(self.source[pos:end])
+        return b"".join(out).decode("utf-8", "replace")
+
+    def _in_device_code(self, offset: int) -> bool:
+        return any(start <= offset < end for start, end in self._device_only_bodies())
 
     def _nodes_at(self, found: Iterator[re.Match], node_type: str) -> Iterator[tree_sitter.Node]:
         """The enclosing `node_type` node of each regex hit (the tree says what the text really is)."""

@@ -60,3 +60,8 @@
 #define hipGraphExecMemcpyNodeSetParams cudaGraphExecMemcpyNodeSetParams
 #define hipArrayLayered cudaArrayLayered
 #define hipArrayCubemap cudaArrayCubemap
+// inline-PTX rewrites (scripts/ptx_reference): HIP's spellings that nvcc lacks in device code
+#define __atomic_signal_fence(order) asm volatile("" ::: "memory")
+#define __HIP_MEMORY_SCOPE_WORKGROUP 0
+#define __HIP_MEMORY_SCOPE_AGENT 1
+#define __HIP_MEMORY_SCOPE_SYSTEM 2

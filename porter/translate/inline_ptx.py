@@ -1,0 +1,491 @@
+"""Inline PTX rewritten to HIP (porter/data/ptx.toml): `asm("mov.u32 %0, %%laneid;" : "=r"(lane))` becomes
+`lane = __lane_id()`, a `ld.global.nc.v4.f32` a float4 load, `lop3.b32` a call into porter_ptx.h.
+
+An asm statement is rewritten only when every instruction in its template is one the table knows and every
+operand is one this module can read; otherwise `rewrite` says which instruction stopped it, for the report. Pure:
+a tree-sitter `gnu_asm_expression` in, the replacement text (or the reason there is none) out.
+"""
+
+from __future__ import annotations
+
+import codecs
+import functools
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+
+import tree_sitter
+
+
+@dataclass(frozen=True)
+class PtxTable:
+    special: dict[str, str]
+    special_missing: dict[str, str]
+    alu: dict[str, str]
+    statements: dict[str, str]
+    types: dict[str, str]
+    vectors: dict[str, str]
+    cache_hints: frozenset[str]
+    scopes: dict[str, str]
+    atomics: dict[str, str]
+
+
+@functools.cache
+def ptx_table() -> PtxTable:
+    raw = tomllib.loads(resources.files("porter").joinpath("data", "ptx.toml").read_text("utf-8"))
+    memory = raw["memory"]
+    return PtxTable(raw["special_registers"], raw["special_registers_missing"], raw["alu"], raw["statements"],
+                    raw["types"], raw["vectors"], frozenset(memory["cache_hints"]), memory["scopes"],
+                    memory["atomics"])
+
+
+@dataclass(frozen=True)
+class Operand:
+    constraint: str  # without the modifiers: "r", "l", "f", "h", "d", "n"
+    output: bool
+    text: str  # the C++ expression
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """The C++ statements that replace an asm statement (None: it stays), the PTX instructions it held, and
+    where there is no rewrite, the instruction that stopped it and why."""
+
+    statements: tuple[str, ...] | None
+    instructions: tuple[str, ...]
+    missing: str = ""
+    why: str = ""
+
+    def text(self) -> str:
+        """One C++ statement (a block where it takes several), to stand where the asm statement stood."""
+        assert self.statements is not None
+        if not self.statements:
+            return "(void)0;"
+        if len(self.statements) == 1:
+            return self.statements[0] + ("" if self.statements[0].startswith("{") else ";")
+        return "{ " + " ".join(s if s.startswith("{") else s + ";" for s in self.statements) + " }"
+
+
+_REF = re.compile(r"%(\d+|\[[A-Za-z_][A-Za-z0-9_]*\])")
+_SIMPLE_EXPR = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|->)[A-Za-z_][A-Za-z0-9_]*|\[[^\[\]]*\])*")
+_INTEGER = re.compile(r"-?(?:0[xX][0-9A-Fa-f]+|\d+)[Uu]?")
+_FLOAT_HEX = re.compile(r"0[fF]([0-9A-Fa-f]{8})")
+_DOUBLE_HEX = re.compile(r"0[dD]([0-9A-Fa-f]{16})")
+_ADDRESS = re.compile(r"\[\s*(\x00\d+\x00)\s*(?:\+\s*(-?(?:0[xX][0-9A-Fa-f]+|\d+)))?\s*\]")
+_C_TYPE_BITS = {"h": 16, "r": 32, "l": 64}
+
+
+class _Unsupported(Exception):
+    def __init__(self, instruction: str, why: str) -> None:
+        super().__init__(why)
+        self.instruction, self.why = instruction, why
+
+
+def rewrite(node: tree_sitter.Node, source: bytes,
+            text_of: Callable[[int, int], str] | None = None) -> Rewrite:
+    """The HIP statement(s) for the asm expression `node`, or why it stays PTX. `text_of(start, end)` gives an
+    operand expression's text (the translator passes the source with its renames applied)."""
+    template = _template(node, source)
+    if template is None:
+        return Rewrite(None, (), "asm", "the template is not a plain string literal (a macro in it?)")
+    shown = tuple(i.strip() for i in template.replace("%%", "%").replace("\n", ";").split(";") if i.strip())
+    if not shown:
+        return Rewrite(None, shown, "asm", "the template is empty")
+    operands = _operands(node, source, text_of)
+    if operands is None:
+        return Rewrite(None, shown, shown[0].split(" ")[0], "an operand has a constraint porter does not read")
+    named = {name: i for i, (name, _) in enumerate(operands) if name}
+    ops = [op for _, op in operands]
+    memory_clobber = any(c == "memory" for c in _clobbers(node, source))
+    # operand references become \x00N\x00 so that `%%` can turn into `%` without touching them
+    try:
+        marked = _REF.sub(lambda m: f"\x00{_ref_index(m.group(1), named, len(ops))}\x00", template)
+    except _Unsupported as e:
+        return Rewrite(None, shown, shown[0].split(" ")[0], e.why)
+    marked = marked.replace("%%", "%")
+    instructions = [i.strip() for i in marked.replace("\n", ";").split(";")]
+    instructions = [i for i in instructions if i]
+    try:
+        statements = [s for i in instructions for s in _instruction(i, ops, memory_clobber)]
+    except _Unsupported as e:
+        return Rewrite(None, shown, _shown(e.instruction).split(" ")[0], e.why)
+    repeated = [op.text for i, op in enumerate(ops) if marked.count(f"\x00{i}\x00") > 1 and _has_effects(op.text)]
+    if repeated:
+        return Rewrite(None, shown, shown[0].split(" ")[0],
+                       f"operand `{repeated[0]}` is used more than once and may have side effects")
+    return Rewrite(tuple(statements), shown)
+
+
+def _has_effects(expr: str) -> bool:
+    return "++" in expr or "--" in expr or "(" in expr or re.search(r"(?<![=!<>])=(?!=)", expr) is not None
+
+
+_DOTLESS_PTX = frozenset({"trap", "exit", "ret", "brkpt", "pmevent", "nanosleep", "bra"})
+
+
+def looks_like_ptx(instructions: tuple[str, ...]) -> bool:
+    """PTX opcodes carry dotted qualifiers (`mov.u32`, `membar.gl`) but for a few; x86's (`cpuid`, `movl`) do not."""
+    return any("." in i.split(" ")[0] or i.split(" ")[0] in _DOTLESS_PTX or i.startswith(("{", "@")) for i in instructions)
+
+
+def _shown(instruction: str) -> str:
+    return re.sub(r"\x00(\d+)\x00", r"%\1", instruction)
+
+
+def _ref_index(ref: str, named: dict[str, int], count: int) -> int:
+    if ref.startswith("["):
+        if ref[1:-1] not in named:
+            raise _Unsupported("asm", f"operand {ref} is not declared")
+        return named[ref[1:-1]]
+    if int(ref) >= count:
+        raise _Unsupported("asm", f"operand %{ref} is not declared")
+    return int(ref)
+
+
+def _template(node: tree_sitter.Node, source: bytes) -> str | None:
+    code = node.child_by_field_name("assembly_code")
+    if code is None:
+        return None
+    literals = [code] if code.type == "string_literal" else list(code.named_children)
+    parts = []
+    for lit in literals:
+        if lit.type != "string_literal":
+            return None  # a macro or raw string in the template
+        text = source[lit.start_byte : lit.end_byte].decode("utf-8", "replace")
+        if not (text.startswith('"') and text.endswith('"')):
+            return None  # u8"", L"" prefixes
+        parts.append(codecs.decode(text[1:-1], "unicode_escape"))
+    return "".join(parts)
+
+
+def _operands(node: tree_sitter.Node, source: bytes,
+              text_of: Callable[[int, int], str] | None) -> list[tuple[str, Operand]] | None:
+    out: list[tuple[str, Operand]] = []
+    for field in ("output_operands", "input_operands"):
+        lst = node.child_by_field_name(field)
+        if lst is None:
+            continue
+        for op in lst.named_children:
+            if op.type not in ("gnu_asm_output_operand", "gnu_asm_input_operand"):
+                continue
+            constraint_node, value = op.child_by_field_name("constraint"), op.child_by_field_name("value")
+            if constraint_node is None or value is None:
+                return None
+            symbol = op.child_by_field_name("symbol")
+            raw = source[constraint_node.start_byte + 1 : constraint_node.end_byte - 1].decode()
+            letters = raw.lstrip("=+&")
+            if letters not in ("r", "l", "h", "f", "d", "n"):
+                return None
+            text = (text_of(value.start_byte, value.end_byte) if text_of is not None
+                    else source[value.start_byte : value.end_byte].decode("utf-8", "replace"))
+            out.append((source[symbol.start_byte : symbol.end_byte].decode() if symbol else "",
+                        Operand(letters, field == "output_operands", text)))
+    return out
+
+
+def _clobbers(node: tree_sitter.Node, source: bytes) -> list[str]:
+    lst = node.child_by_field_name("clobbers")
+    if lst is None:
+        return []
+    return [source[c.start_byte + 1 : c.end_byte - 1].decode() for c in lst.named_children if c.type == "string_literal"]
+
+
+def _split_operands(rest: str) -> list[str]:
+    parts, depth, current = [], 0, []
+    for ch in rest:
+        if ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+        else:
+            current.append(ch)
+    if "".join(current).strip():
+        parts.append("".join(current).strip())
+    return parts
+
+
+def _instruction(text: str, ops: list[Operand], memory_clobber: bool) -> list[str]:
+    table = ptx_table()
+    if text.startswith(("{", "}", "@", ".reg", ".pragma")) or text.endswith(":"):
+        raise _Unsupported(text, "predicates, labels and register blocks are not rewritten")
+    opcode, _, rest = text.partition(" ")
+    opcode, rest = opcode.strip(), rest.strip()
+    args = _split_operands(rest) if rest else []
+    if opcode in table.statements:
+        return _statement(opcode, args, ops, text)
+    head = opcode.split(".")[0]
+    if head in ("ld", "st"):
+        return _fenced(_load_store(opcode, args, ops, text), memory_clobber)
+    if head in ("red", "atom"):
+        return _fenced(_atomic(opcode, args, ops, text), memory_clobber)
+    if head == "mov" and len(args) == 2 and (args[0].startswith("{") or args[1].startswith("{")):
+        return _pack(opcode, args, ops, text)
+    template = table.alu.get(opcode)
+    if template is None:
+        raise _Unsupported(text, "not in porter's table of PTX rewrites")
+    used = {int(i) for i in re.findall(r"\{(\d+)\}", template)}
+    if used != set(range(len(args))):
+        raise _Unsupported(text, f"`{opcode}` with {len(args)} operands is not the form porter rewrites")
+    element = opcode.rsplit(".", 1)[-1]
+    c_type = table.types.get(element, "")
+    classes = {_operand(a, ops, text).constraint for a in args if a.startswith("\x00")}
+    if head == "mov":
+        return [_mov(args, ops, text, c_type)]
+    if head != "cvt" and c_type and (classes & {"f", "d"}) and not element.startswith("f"):
+        raise _Unsupported(text, f"`{opcode}` on float operands (a bit trick) is not rewritten")
+    if head != "cvt" and element.startswith("f") and classes - {"f", "d", "n"}:
+        raise _Unsupported(text, f"`{opcode}` on integer operands is not rewritten")
+    dest = _lvalue(args[0], ops, text)
+    values = [dest] + [_rvalue(a, ops, text, c_type) for a in args[1:]]
+    return [template.format(*values)]
+
+
+_BITS_AS = {("r", "f"): "__uint_as_float", ("f", "r"): "__float_as_uint", ("l", "d"): "__longlong_as_double",
+            ("d", "l"): "__double_as_longlong"}
+
+
+def _mov(args: list[str], ops: list[Operand], text: str, c_type: str) -> str:
+    """mov copies bits: between a float and an integer operand it is a reinterpretation, not a conversion."""
+    dest = _lvalue(args[0], ops, text)
+    source = _rvalue(args[1], ops, text, c_type)
+    to = _operand(args[0], ops, text).constraint
+    if args[1].startswith("\x00"):
+        frm = _operand(args[1], ops, text).constraint
+        if frm != to:
+            if (frm, to) not in _BITS_AS:
+                raise _Unsupported(text, f"mov between `{frm}` and `{to}` operands is not rewritten")
+            return f"{dest} = {_BITS_AS[(frm, to)]}({source})"
+        if to not in ("f", "d"):  # an "l" operand may hold a pointer
+            return f"{dest} = (__typeof__({dest}))({source})"
+    return f"{dest} = {source}"
+
+
+def _statement(opcode: str, args: list[str], ops: list[Operand], text: str) -> list[str]:
+    hip = ptx_table().statements[opcode]
+    if opcode.startswith(("bar", "barrier")):
+        if len(args) != 1:
+            raise _Unsupported(text, "a barrier with a thread count (named barrier) has no HIP counterpart")
+        return [hip]
+    if opcode.startswith("prefetch"):
+        return []  # a hint; the address expression has no side effects worth keeping
+    if "{0}" in hip:
+        if len(args) != 1:
+            raise _Unsupported(text, f"`{opcode}` with {len(args)} operands is not the form porter rewrites")
+        return [hip.format(_rvalue(args[0], ops, text, "unsigned int"))]
+    if args:
+        raise _Unsupported(text, f"`{opcode}` with operands is not the form porter rewrites")
+    return [hip]
+
+
+def _fenced(statements: list[str], memory_clobber: bool) -> list[str]:
+    """A "memory" clobber keeps the compiler from moving memory accesses across the asm: so does a signal fence."""
+    if not memory_clobber:
+        return statements
+    fence = "__atomic_signal_fence(__ATOMIC_SEQ_CST)"
+    return [fence, *statements, fence]
+
+
+def _operand(arg: str, ops: list[Operand], text: str) -> Operand:
+    m = re.fullmatch(r"\x00(\d+)\x00", arg)
+    if not m:
+        raise _Unsupported(text, f"operand `{_shown(arg)}` is not an asm operand")
+    return ops[int(m.group(1))]
+
+
+def _lvalue(arg: str, ops: list[Operand], text: str) -> str:
+    op = _operand(arg, ops, text)
+    if not op.output:
+        raise _Unsupported(text, f"the destination `{_shown(arg)}` is an input operand")
+    return op.text if _SIMPLE_EXPR.fullmatch(op.text) else f"({op.text})"
+
+
+def _rvalue(arg: str, ops: list[Operand], text: str, c_type: str) -> str:
+    table = ptx_table()
+    if arg.startswith("\x00"):
+        op = _operand(arg, ops, text)
+        return op.text if _SIMPLE_EXPR.fullmatch(op.text) else f"({op.text})"
+    if arg in table.special:
+        hip = table.special[arg]
+        return f"static_cast<{c_type}>({hip})" if c_type else hip
+    if arg in table.special_missing:
+        raise _Unsupported(text, table.special_missing[arg])
+    if arg.startswith("%"):
+        raise _Unsupported(text, f"PTX register `{arg}` has no HIP counterpart in porter's table")
+    if m := _FLOAT_HEX.fullmatch(arg):
+        return f"__uint_as_float(0x{m.group(1)}u)"
+    if m := _DOUBLE_HEX.fullmatch(arg):
+        return f"__longlong_as_double(0x{m.group(1)}ll)"
+    if _INTEGER.fullmatch(arg):
+        return arg if arg.lower().endswith("u") or arg.startswith("-") else arg + "u"
+    raise _Unsupported(text, f"operand `{_shown(arg)}` is not one porter reads")
+
+
+def _qualifiers(opcode: str) -> tuple[str, list[str]]:
+    parts = opcode.split(".")
+    return parts[0], parts[1:]
+
+
+def _address(arg: str, ops: list[Operand], text: str, c_type: str, const: bool) -> str:
+    m = _ADDRESS.fullmatch(arg)
+    if not m:
+        raise _Unsupported(text, f"address `{_shown(arg)}` is not an operand plus an optional offset")
+    op = _operand(m.group(1), ops, text)
+    if op.constraint != "l":
+        raise _Unsupported(text, "a 32-bit address (a shared-memory window offset) is not rewritten")
+    qual = "const " if const else ""
+    base = op.text if _SIMPLE_EXPR.fullmatch(op.text) else f"({op.text})"
+    if m.group(2):
+        return f"({qual}{c_type}*)((const char*)({base}) + {m.group(2)})"
+    return f"({qual}{c_type}*)({base})"
+
+
+def _access(quals: list[str], text: str) -> tuple[str, list[str], str, str | None, str | None, bool]:
+    """(element type, vector shape, state space, ordering, scope, volatile) from ld/st qualifiers."""
+    table = ptx_table()
+    space, order, scope, volatile, vector = "generic", None, None, False, ""
+    for q in quals[:-1]:
+        if q in ("global", "shared", "local", "const", "param", "shared::cta", "shared::cluster"):
+            space = q
+        elif q in ("weak",):
+            pass
+        elif q in ("relaxed", "acquire", "release"):
+            order = q
+        elif q in ("cta", "gpu", "sys"):
+            scope = q
+        elif q == "volatile":
+            volatile = True
+        elif q in ("v2", "v4"):
+            vector = q
+        elif q not in table.cache_hints:
+            raise _Unsupported(text, f"`.{q}` is not a qualifier porter rewrites")
+    element = quals[-1] if quals else ""
+    if element not in table.types:
+        raise _Unsupported(text, f"element type `.{element}` is not one porter rewrites")
+    if space not in ("global", "generic"):
+        raise _Unsupported(text, f"`.{space}` accesses are not rewritten (only global and generic addresses)")
+    return element, [vector] if vector else [], space, order, scope, volatile
+
+
+def _load_store(opcode: str, args: list[str], ops: list[Operand], text: str) -> list[str]:
+    table = ptx_table()
+    head, quals = _qualifiers(opcode)
+    element, vector, _, order, scope, volatile = _access(quals, text)
+    if len(args) != 2:
+        raise _Unsupported(text, f"`{opcode}` with {len(args)} operands (a cache policy?) is not rewritten")
+    data, where = (args[0], args[1]) if head == "ld" else (args[1], args[0])
+    first = _split_operands(data.strip()[1:-1])[0] if data.startswith("{") else data
+    constraint = _operand(first, ops, text).constraint if first.startswith("\x00") else ""
+    if element.startswith("b") and constraint in ("f", "d"):  # float bits moved as .b32/.b64
+        element = {"f": "f32", "d": "f64"}[constraint]
+        if int(quals[-1][1:]) != (32 if constraint == "f" else 64):
+            raise _Unsupported(text, f"`{opcode}` into a `{constraint}` operand is not rewritten")
+    elif element.startswith("f") != (constraint in ("f", "d")) and constraint:
+        raise _Unsupported(text, f"`{opcode}` with a `{constraint}` operand is not rewritten")
+    scalar = table.types[element]
+    if vector:
+        shape = f"{vector[0]}.{element}"
+        if shape not in table.vectors or order:
+            raise _Unsupported(text, f"`{opcode}` is not a vector access porter rewrites")
+        vtype = table.vectors[shape]
+        lanes = ["x", "y", "z", "w"][: int(vector[0][1])]
+        parts = _split_operands(data.strip()[1:-1]) if data.startswith("{") else []
+        if len(parts) != len(lanes):
+            raise _Unsupported(text, "the vector operand does not list one operand per lane")
+        address = _address(where, ops, text, vtype, head == "ld")
+        if volatile:
+            raise _Unsupported(text, "volatile vector accesses are not rewritten")
+        if head == "ld":
+            dests = [_lvalue(p, ops, text) for p in parts]
+            return ["{ const " + vtype + " porter_v = *(" + address + "); "
+                    + "; ".join(f"{d} = porter_v.{lane}" for d, lane in zip(dests, lanes, strict=True)) + "; }"]
+        values = [_rvalue(p, ops, text, scalar) for p in parts]
+        return [f"*({address}) = make_{vtype}({', '.join(values)})"]
+    if order and order != "relaxed" and (order == "acquire") != (head == "ld"):
+        raise _Unsupported(text, f"`.{order}` on `{head}` is not a PTX form porter rewrites")
+    if order:
+        hip_scope = table.scopes.get(scope or "gpu")
+        if hip_scope is None:
+            raise _Unsupported(text, f"scope `.{scope}` is not rewritten")
+        memory_order = {"relaxed": "__ATOMIC_RELAXED", "acquire": "__ATOMIC_ACQUIRE", "release": "__ATOMIC_RELEASE"}[order]
+        address = _address(where, ops, text, scalar, False)
+        if head == "ld":
+            return [f"{_lvalue(data, ops, text)} = __hip_atomic_load({address}, {memory_order}, {hip_scope})"]
+        return [f"__hip_atomic_store({address}, {_rvalue(data, ops, text, scalar)}, {memory_order}, {hip_scope})"]
+    qualified = f"volatile {scalar}" if volatile else scalar
+    address = _address(where, ops, text, qualified, head == "ld")
+    if head == "ld":
+        return [f"{_lvalue(data, ops, text)} = *({address})"]
+    return [f"*({address}) = static_cast<{scalar}>({_rvalue(data, ops, text, scalar)})"]
+
+
+def _atomic(opcode: str, args: list[str], ops: list[Operand], text: str) -> list[str]:
+    table = ptx_table()
+    head, quals = _qualifiers(opcode)
+    op = next((q for q in quals if q in table.atomics), None)
+    element = quals[-1] if quals else ""
+    if op is None or element not in table.types or (element == "f64" and op != "add"):
+        raise _Unsupported(text, f"`{opcode}` is not an atomic porter rewrites")
+    scope = None
+    for q in quals:
+        if q in (op, element, "global", "gpu", "relaxed"):
+            continue
+        if q in ("cta", "sys"):
+            scope = q
+        else:
+            raise _Unsupported(text, f"`.{q}` on `{head}` is not rewritten (only relaxed global atomics)")
+    name = table.atomics[op]
+    if scope == "cta":
+        name += "_block"
+    elif scope == "sys":
+        if op != "add":
+            raise _Unsupported(text, f"`{opcode}`: only add has a _system form on every ROCm porter supports")
+        name += "_system"
+    scalar = table.types[element]
+    if scalar in ("unsigned char", "signed char", "unsigned short", "short"):
+        raise _Unsupported(text, f"`{opcode}`: HIP has no {element} atomics")
+    if element.startswith("b"):  # .b32/.b64: HIP's atomics take unsigned
+        scalar = {"unsigned int": "unsigned int", "unsigned long long": "unsigned long long"}[scalar]
+    values_at = 1 if head == "red" else 2
+    expected = values_at + (2 if op == "cas" else 1)
+    if len(args) != expected:
+        raise _Unsupported(text, f"`{opcode}` with {len(args)} operands is not the form porter rewrites")
+    address = _address(args[values_at - 1], ops, text, scalar, False)
+    values = [f"static_cast<{scalar}>({_rvalue(a, ops, text, scalar)})" for a in args[values_at:]]
+    call = f"{name}({address}, {', '.join(values)})"
+    if head == "red":
+        return [call]
+    return [f"{_lvalue(args[0], ops, text)} = {call}"]
+
+
+def _pack(opcode: str, args: list[str], ops: list[Operand], text: str) -> list[str]:
+    """`mov.b32 %0, {%1, %2}` (pack two halves, the first the low one) and `mov.b32 {%0, %1}, %2` (unpack)."""
+    bits = {"mov.b32": 32, "mov.b64": 64, "mov.u32": 32, "mov.u64": 64}.get(opcode)
+    if bits is None:
+        raise _Unsupported(text, f"`{opcode}` with a vector operand is not rewritten")
+    whole_type = "unsigned int" if bits == 32 else "unsigned long long"
+    if args[1].startswith("{"):
+        parts = _split_operands(args[1].strip()[1:-1])
+        halves = [_operand(p, ops, text) for p in parts]
+        if len(parts) != 2 or any(_C_TYPE_BITS.get(h.constraint) != bits // 2 for h in halves):
+            raise _Unsupported(text, "the packed halves are not two operands of half the width")
+        half_type = "unsigned short" if bits == 32 else "unsigned int"
+        lo, hi = (_rvalue(p, ops, text, half_type) for p in parts)
+        return [f"{_lvalue(args[0], ops, text)} = static_cast<{whole_type}>(static_cast<{half_type}>({lo})) | "
+                f"(static_cast<{whole_type}>(static_cast<{half_type}>({hi})) << {bits // 2})"]
+    parts = _split_operands(args[0].strip()[1:-1])
+    halves = [_operand(p, ops, text) for p in parts]
+    if len(parts) != 2 or any(_C_TYPE_BITS.get(h.constraint) != bits // 2 for h in halves):
+        raise _Unsupported(text, "the unpacked halves are not two operands of half the width")
+    half_type = "unsigned short" if bits == 32 else "unsigned int"
+    whole = _rvalue(args[1], ops, text, whole_type)
+    lo, hi = (_lvalue(p, ops, text) for p in parts)
+    if _has_effects(whole):  # read once, as the asm operand was
+        return [f"{{ const {whole_type} porter_w = {whole}; {lo} = static_cast<{half_type}>(porter_w); "
+                f"{hi} = static_cast<{half_type}>(porter_w >> {bits // 2}); }}"]
+    return [f"{lo} = static_cast<{half_type}>(static_cast<{whole_type}>({whole}))",
+            f"{hi} = static_cast<{half_type}>(static_cast<{whole_type}>({whole}) >> {bits // 2})"]

@@ -1,0 +1,130 @@
+"""Writes check.cu: porter's inline-PTX rewrites against the PTX instructions themselves, on an NVIDIA GPU.
+
+Each case is one asm statement as CUDA code writes it. check.cu holds every case twice: as written (nvcc
+assembles the PTX) and as porter translates it for an AMD target (porter/data/ptx.toml, shims/porter_ptx.h),
+built with nvcc through gpu_compare's HIP-to-CUDA header. Its main() runs both over the same operands (random
+ones and edge cases: positions and lengths past 32, selectors with the sign bit, zeros, all ones, NaNs,
+denormals) and compares the results bit for bit. Run here (porter must import), then on the GPU:
+
+    python scripts/ptx_reference/make_check.py
+    cd scripts/ptx_reference && cp ../../shims/porter_ptx.h . && nvcc -std=c++17 -I../texture_reference/gpu_compare/compat -I. -o check check.cu && ./check
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from porter.translate import TranslateOptions, translate
+
+# (name, body): the body reads In i (a, b, c, d: 32-bit; x, y: 64-bit; f, g, h: float; p, q, r: double;
+# buf: a per-thread float4 slot, ubuf: per-thread 4 unsigned, gbuf: per-thread 2 u64) and sets Out o
+CASES: list[tuple[str, str]] = [
+    ("prmt", 'unsigned r; asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(i.a), "r"(i.b), "r"(i.c)); o.u = r;'),
+    *[(f"lop3_{lut:02x}", f'unsigned r; asm("lop3.b32 %0, %1, %2, %3, 0x{lut:02x};" : "=r"(r) : "r"(i.a), "r"(i.b), "r"(i.c)); o.u = r;')
+      for lut in (0x00, 0x01, 0x1E, 0x6A, 0x80, 0x96, 0xB4, 0xCA, 0xE8, 0xF8, 0xFE, 0xFF)],
+    ("bfe_u32", 'unsigned r; asm("bfe.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(i.a), "r"(i.b), "r"(i.c)); o.u = r;'),
+    ("bfe_s32", 'int r; asm("bfe.s32 %0, %1, %2, %3;" : "=r"(r) : "r"((int)i.a), "r"(i.b), "r"(i.c)); o.u = (unsigned)r;'),
+    ("bfe_u64", 'unsigned long long r; asm("bfe.u64 %0, %1, %2, %3;" : "=l"(r) : "l"(i.x), "r"(i.b), "r"(i.c)); o.x = r;'),
+    ("bfe_s64", 'long long r; asm("bfe.s64 %0, %1, %2, %3;" : "=l"(r) : "l"((long long)i.x), "r"(i.b), "r"(i.c)); o.x = (unsigned long long)r;'),
+    ("bfi_b32", 'unsigned r; asm("bfi.b32 %0, %1, %2, %3, %4;" : "=r"(r) : "r"(i.a), "r"(i.d), "r"(i.b), "r"(i.c)); o.u = r;'),
+    ("bfi_b64", 'unsigned long long r; asm("bfi.b64 %0, %1, %2, %3, %4;" : "=l"(r) : "l"(i.x), "l"(i.y), "r"(i.b), "r"(i.c)); o.x = r;'),
+    ("brev_b32", 'unsigned r; asm("brev.b32 %0, %1;" : "=r"(r) : "r"(i.a)); o.u = r;'),
+    ("brev_b64", 'unsigned long long r; asm("brev.b64 %0, %1;" : "=l"(r) : "l"(i.x)); o.x = r;'),
+    ("popc_b32", 'unsigned r; asm("popc.b32 %0, %1;" : "=r"(r) : "r"(i.a)); o.u = r;'),
+    ("popc_b64", 'unsigned r; asm("popc.b64 %0, %1;" : "=r"(r) : "l"(i.x)); o.u = r;'),
+    ("clz_b32", 'unsigned r; asm("clz.b32 %0, %1;" : "=r"(r) : "r"(i.a & i.d)); o.u = r;'),
+    ("clz_b64", 'unsigned r; asm("clz.b64 %0, %1;" : "=r"(r) : "l"(i.x & i.y)); o.u = r;'),
+    ("shf_l_wrap", 'unsigned r; asm("shf.l.wrap.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(i.a), "r"(i.d), "r"(i.c)); o.u = r;'),
+    ("shf_l_clamp", 'unsigned r; asm("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(i.a), "r"(i.d), "r"(i.c)); o.u = r;'),
+    ("shf_r_wrap", 'unsigned r; asm("shf.r.wrap.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(i.a), "r"(i.d), "r"(i.c)); o.u = r;'),
+    ("shf_r_clamp", 'unsigned r; asm("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(i.a), "r"(i.d), "r"(i.c)); o.u = r;'),
+    ("mul_hi_u32", 'unsigned r; asm("mul.hi.u32 %0, %1, %2;" : "=r"(r) : "r"(i.a), "r"(i.d)); o.u = r;'),
+    ("mul_hi_s32", 'int r; asm("mul.hi.s32 %0, %1, %2;" : "=r"(r) : "r"((int)i.a), "r"((int)i.d)); o.u = (unsigned)r;'),
+    ("mul_hi_u64", 'unsigned long long r; asm("mul.hi.u64 %0, %1, %2;" : "=l"(r) : "l"(i.x), "l"(i.y)); o.x = r;'),
+    ("mul_hi_s64", 'long long r; asm("mul.hi.s64 %0, %1, %2;" : "=l"(r) : "l"((long long)i.x), "l"((long long)i.y)); o.x = (unsigned long long)r;'),
+    ("mul_wide_u32", 'unsigned long long r; asm("mul.wide.u32 %0, %1, %2;" : "=l"(r) : "r"(i.a), "r"(i.d)); o.x = r;'),
+    ("mul_wide_s32", 'long long r; asm("mul.wide.s32 %0, %1, %2;" : "=l"(r) : "r"((int)i.a), "r"((int)i.d)); o.x = (unsigned long long)r;'),
+    ("mad_lo_s32", 'int r; asm("mad.lo.s32 %0, %1, %2, %3;" : "=r"(r) : "r"((int)i.a), "r"((int)i.d), "r"((int)i.b)); o.u = (unsigned)r;'),
+    ("sub_s32", 'int r; asm("sub.s32 %0, %1, %2;" : "=r"(r) : "r"((int)i.a), "r"((int)i.d)); o.u = (unsigned)r;'),
+    ("add_u64", 'unsigned long long r; asm("add.u64 %0, %1, %2;" : "=l"(r) : "l"(i.x), "l"(i.y)); o.x = r;'),
+    ("not_b32", 'unsigned r; asm("not.b32 %0, %1;" : "=r"(r) : "r"(i.a)); o.u = r;'),
+    ("min_u32", 'unsigned r; asm("min.u32 %0, %1, %2;" : "=r"(r) : "r"(i.a), "r"(i.d)); o.u = r;'),
+    ("max_u64", 'unsigned long long r; asm("max.u64 %0, %1, %2;" : "=l"(r) : "l"(i.x), "l"(i.y)); o.x = r;'),
+    ("fma_rn_f32", 'float r; asm("fma.rn.f32 %0, %1, %2, %3;" : "=f"(r) : "f"(i.f), "f"(i.g), "f"(i.h)); o.u = __float_as_uint(r);'),
+    ("fma_rn_f32_imm", 'float r; asm("fma.rn.f32 %0, %1, %2, 0f3F800000;" : "=f"(r) : "f"(i.f), "f"(i.g)); o.u = __float_as_uint(r);'),
+    ("fma_rn_f64", 'double r; asm("fma.rn.f64 %0, %1, %2, %3;" : "=d"(r) : "d"(i.p), "d"(i.q), "d"(i.r)); o.x = (unsigned long long)__double_as_longlong(r);'),
+    ("add_f32", 'float r; asm("add.f32 %0, %1, %2;" : "=f"(r) : "f"(i.f), "f"(i.g)); o.u = __float_as_uint(r);'),
+    ("mul_f32", 'float r; asm("mul.f32 %0, %1, %2;" : "=f"(r) : "f"(i.f), "f"(i.g)); o.u = __float_as_uint(r);'),
+    ("mov_b32_to_f", 'float r; asm("mov.b32 %0, %1;" : "=f"(r) : "r"(i.a)); o.u = __float_as_uint(r);'),
+    ("mov_b32_from_f", 'unsigned r; asm("mov.b32 %0, %1;" : "=r"(r) : "f"(i.f)); o.u = r;'),
+    ("mov_pack_b32", 'unsigned r; unsigned short lo = (unsigned short)i.a, hi = (unsigned short)i.d; asm("mov.b32 %0, {%1, %2};" : "=r"(r) : "h"(lo), "h"(hi)); o.u = r;'),
+    ("mov_unpack_b32", 'unsigned short lo, hi; asm("mov.b32 {%0, %1}, %2;" : "=h"(lo), "=h"(hi) : "r"(i.a)); o.u = lo | ((unsigned)hi << 16) ^ 0x5a5a0000u;'),
+    ("mov_unpack_b64", 'unsigned lo, hi; asm("mov.b64 {%0, %1}, %2;" : "=r"(lo), "=r"(hi) : "l"(i.x)); o.x = ((unsigned long long)lo << 32) | hi;'),
+    ("mov_pack_b64", 'unsigned long long r; asm("mov.b64 %0, {%1, %2};" : "=l"(r) : "r"(i.a), "r"(i.d)); o.x = r;'),
+    ("ld_nc_v4_f32", 'float4 v; asm volatile("ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(i.buf)); o.u = __float_as_uint(v.x) ^ __float_as_uint(v.y) * 3u ^ __float_as_uint(v.z) * 5u ^ __float_as_uint(v.w) * 7u;'),
+    ("ld_b32_as_f", 'float v; asm volatile("ld.global.nc.b32 %0, [%1+8];" : "=f"(v) : "l"(i.buf)); o.u = __float_as_uint(v);'),
+    ("ld_u64_offset", 'unsigned long long v; asm volatile("ld.global.L1::no_allocate.u64 %0, [%1+8];" : "=l"(v) : "l"(i.gbuf)); o.x = v;'),
+    ("st_v4_b32", 'asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" :: "l"(i.ubuf), "r"(i.a), "r"(i.b), "r"(i.c), "r"(i.d) : "memory"); o.u = i.ubuf[0] ^ i.ubuf[1] * 3u ^ i.ubuf[2] * 5u ^ i.ubuf[3] * 7u;'),
+    ("st_cs_f32", 'asm volatile("st.global.cs.f32 [%0+4], %1;" :: "l"(i.buf), "f"(i.f) : "memory"); o.u = __float_as_uint(((float*)i.buf)[1]);'),
+    ("red_add_f32", 'asm volatile("red.global.add.f32 [%0], %1;" :: "l"(i.buf), "f"(i.g) : "memory"); o.u = __float_as_uint(((float*)i.buf)[0]);'),
+    ("red_cta_max_u32", 'asm volatile("red.global.cta.max.u32 [%0], %1;" :: "l"(i.ubuf), "r"(i.a) : "memory"); o.u = i.ubuf[0];'),
+    ("atom_add_u64", 'unsigned long long old; asm volatile("atom.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(i.gbuf), "l"(i.y)); o.x = old ^ i.gbuf[0];'),
+    ("atom_cas_b32", 'unsigned old; asm volatile("atom.global.cas.b32 %0, [%1], %2, %3;" : "=r"(old) : "l"(i.ubuf + 1), "r"(i.a & 1u ? i.ubuf[1] : i.b), "r"(i.c)); o.u = old ^ i.ubuf[1] * 3u;'),
+    ("atom_exch_b32", 'unsigned old; asm volatile("atom.global.exch.b32 %0, [%1], %2;" : "=r"(old) : "l"(i.ubuf + 2), "r"(i.d)); o.u = old ^ i.ubuf[2] * 3u;'),
+    ("multi_lop3_prmt", 'unsigned r; asm("lop3.b32 %0, %1, %2, %3, 0x96;\\n\\t" "prmt.b32 %0, %0, %2, 0x5410;" : "=r"(r) : "r"(i.a), "r"(i.b), "r"(i.c)); o.u = r;'),
+]
+# approximations: rewritten to HIP's accurate functions; the check prints the largest difference in ulps
+APPROX: list[tuple[str, str]] = [
+    ("ex2_approx", 'float r; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(i.f)); o.u = __float_as_uint(r);'),
+    ("rcp_approx", 'float r; asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(i.f)); o.u = __float_as_uint(r);'),
+    ("rsqrt_approx", 'float r; asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(fabsf(i.f))); o.u = __float_as_uint(r);'),
+    ("tanh_approx", 'float r; asm("tanh.approx.f32 %0, %1;" : "=f"(r) : "f"(i.f)); o.u = __float_as_uint(r);'),
+]
+
+PRELUDE = """struct In { unsigned a, b, c, d; unsigned long long x, y; float f, g, h; double p, q, r;
+  float4* buf; unsigned* ubuf; unsigned long long* gbuf; };
+struct Out { unsigned u; unsigned long long x; };
+"""
+
+
+def functions(prefix: str, cases: list[tuple[str, str]]) -> str:
+    return "".join(f"__device__ __noinline__ void {prefix}_{name}(const In& i, Out& o) {{ {body} }}\n"
+                   for name, body in cases)
+
+
+def generate() -> str:
+    """check.cu's text for today's translator."""
+    here = Path(__file__).parent
+    all_cases = CASES + APPROX
+    original = functions("cuda", all_cases)
+    ported = translate(("#include <cuda_runtime.h>\n" + PRELUDE + original).encode(),
+                       TranslateOptions(target="gfx942"))
+    text = ported.output.decode()
+    left = [u for u in ported.unconverted if u.name == "asm"]
+    if left:
+        raise SystemExit(f"porter left {len(left)} asm statement(s) untranslated: {left[0].detail}")
+    if re.search(r"\basm\b", text):
+        raise SystemExit("porter's output still holds asm")
+    text = text.split(PRELUDE, 1)[1].replace("__device__ __noinline__ void cuda_", "__device__ __noinline__ void hip_")
+    names = [n for n, _ in all_cases]
+    check = ((here / "check_main.cu.in").read_text()
+             .replace("@CUDA_FNS@", ", ".join(f"cuda_{n}" for n in names))
+             .replace("@HIP_FNS@", ", ".join(f"hip_{n}" for n in names))
+             .replace("@INFOS@", ",\n".join(f'  {{"{n}", {int(k)}}}' for k, group in ((0, CASES), (1, APPROX))
+                                            for n, _ in group)))
+    return (
+        "// generated by make_check.py: the cases as CUDA writes them (cuda_*) and as porter ports them (hip_*)\n"
+        "#include <hip/hip_runtime.h>  // gpu_compare/compat: HIP names over CUDA\n#include \"porter_ptx.h\"\n"
+        "#include <cstdio>\n#include <cstring>\n#include <cmath>\n" + PRELUDE + "// ---- as written\n" + original
+        + "// ---- as porter ports them\n" + text + check)
+
+
+def main() -> None:
+    target = Path(__file__).parent / "check.cu"
+    target.write_text(generate())
+    print(f"wrote {target}: {len(CASES) + len(APPROX)} cases")
+
+
+if __name__ == "__main__":
+    main()
