@@ -322,12 +322,17 @@ def install(rocm: str = "6.4", dest: Path | None = None, mirror: str | None = No
     check_os()
     check_tools()
     mode = install_mode()
-    if not force and (dest / METADATA).is_file() and (dest / "bin" / "hipcc").is_file():
-        toolchain = toolchain_at(dest / "bin" / "hipcc", origin="installed")
-        verify(toolchain, spec)
-        _register(toolchain.name, dest, cache_dir)
-        return Installed(toolchain, dest, json.loads((dest / METADATA).read_text("utf-8")), reused=True)
-    if dest.exists() and not force and any(dest.iterdir()):
+    installed = (dest / METADATA).is_file() and (dest / "bin" / "hipcc").is_file()
+    if not force and installed:
+        meta = json.loads((dest / METADATA).read_text("utf-8"))
+        if missing := sorted(set(spec.packages) - set(meta.get("packages", {}))):
+            say(f"{dest} lacks {', '.join(missing)} (porter's package list grew since it was installed): rebuilding")
+        else:
+            toolchain = toolchain_at(dest / "bin" / "hipcc", origin="installed")
+            verify(toolchain, spec)
+            _register(toolchain.name, dest, cache_dir)
+            return Installed(toolchain, dest, meta, reused=True)
+    if dest.exists() and not force and not installed and any(dest.iterdir()):
         raise ProvisionError(f"{dest} exists and is not a porter toolchain; choose another --dir or remove it")
     check_space(dest)
     check_mirror(mirror, spec.suite)

@@ -33,6 +33,7 @@ class Shim:
     provides: tuple[str, ...]
     needed_before: RocmVersion | None
     before_hip: bool = False  # included before the file's first HIP include (it acts before HIP's headers)
+    included_with: tuple[str, ...] = ()  # HIP headers whose include alone makes the shim needed (it configures them)
 
     def needed_for(self, rocm: RocmVersion | None) -> bool:
         # unknown ROCm: include it; every version-limited shim is guarded by HIP_VERSION itself
@@ -45,7 +46,7 @@ def all_shims() -> dict[str, Shim]:
     return {
         name: Shim(name, row["file"], tuple(row["provides"]),
                    RocmVersion.parse(row["needed_before"]) if row.get("needed_before") else None,
-                   row.get("place") == "before-hip")
+                   row.get("place") == "before-hip", tuple(row.get("included_with", ())))
         for name, row in raw.items()
     }
 
@@ -86,6 +87,16 @@ def needed_shims(text: str, rocm: RocmVersion | None) -> set[str]:
     """Names of shims (index.toml keys) whose identifiers `text` uses, for the given ROCm (None: unknown)."""
     # shims for a namespace's names (cg::reduce) matter only where the namespace is named
     named = {ns for ns in _namespaces() if ns in text}
+    by_include = {name for name, shim in all_shims().items() if shim.included_with and shim.needed_for(rocm)
+                  and any(_includes(text, header) for header in shim.included_with)}
+    return by_include | _needed_by_names(text, rocm, named)
+
+
+def _includes(text: str, header: str) -> bool:
+    return header in text and re.search(rf'^[ \t]*#[ \t]*include[ \t]*[<"]{re.escape(header)}[>"]', text, re.M) is not None
+
+
+def _needed_by_names(text: str, rocm: RocmVersion | None, named: set[str]) -> set[str]:
     candidates = tuple(name for name, shim in all_shims().items() if shim.needed_for(rocm)
                        and any("::" not in ident or ident.split("::", 1)[0] in named for ident in shim.provides))
     if not candidates:

@@ -22,8 +22,23 @@ from porter.translate.options import (
 )
 
 __all__ = [
+    "CUDA_LOOKING",
+    "ApiEntry",
+    "ApiMap",
+    "Conversion",
+    "HeaderEntry",
+    "LaunchSyntax",
+    "Reason",
+    "RocmVersion",
+    "TranslateOptions",
+    "TranslationResult",
+    "Unconverted",
+    "device_prop_fields",
+    "is_build_file",
+    "load_api_map",
+    "load_build_data",
     "looks_like_ptx",
-    "CUDA_LOOKING", "ApiEntry", "ApiMap", "Conversion", "HeaderEntry", "LaunchSyntax", "Reason", "RocmVersion",
-    "TranslateOptions", "TranslationResult", "Unconverted", "device_prop_fields", "is_build_file", "load_api_map", "load_build_data",
-    "rewrite_access", "translate", "translate_build_file",
+    "rewrite_access",
+    "translate",
+    "translate_build_file",
 ]

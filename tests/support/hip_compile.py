@@ -1,9 +1,8 @@
 """The HIP compilers the failure-class tests compile with, one per ROCm version found.
 
 Debian 12's ROCm 5.2 `hipcc` (gfx90a) and, where present, a ROCm 6.4 hipcc (gfx942 and gfx950) named by
-PORTER_TEST_HIPCC64 or the development machine's `hipcc64` wrapper around the 6.4 chroot. Once porter's own
-toolchain selection is on main, these tests move to its `hip_toolchain` fixture; the interface (`compile`, `rocm`,
-`arches`, `id`) is the same, so only the fixture's name changes.
+PORTER_TEST_HIPCC64, a `hipcc64` wrapper on PATH, or else the toolchain `porter toolchain install` provisioned
+(`make rocm`, which CI runs), so these tests compile with both ROCm versions in CI too.
 """
 
 from __future__ import annotations
@@ -68,10 +67,18 @@ def compilers() -> tuple[Compiler, ...]:
     plain = shutil.which("hipcc")
     if plain and (v := _version(plain)) is not None:
         found.append(Compiler(plain, v, ("gfx90a",) if v < RocmVersion(6, 0) else ("gfx942", "gfx950")))
-    newer = os.environ.get("PORTER_TEST_HIPCC64") or shutil.which("hipcc64")
+    newer = os.environ.get("PORTER_TEST_HIPCC64") or shutil.which("hipcc64") or _installed_rocm6()
     if newer and (v := _version(newer)) is not None and all(c.rocm != v for c in found):
         found.append(Compiler(newer, v, ("gfx942", "gfx950")))
     return tuple(sorted(found, key=lambda c: c.rocm))
+
+
+def _installed_rocm6() -> str | None:
+    """The hipcc of a ROCm 6 toolchain `porter toolchain install` provisioned (what CI has; `make rocm`)."""
+    from porter.build.toolchain import installed_toolchains
+
+    tool = next((t for t in reversed(installed_toolchains()) if t.rocm is not None and t.rocm.major >= 6), None)
+    return str(tool.hipcc) if tool is not None else None
 
 
 def compiler_params() -> list:

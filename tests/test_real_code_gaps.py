@@ -1,0 +1,142 @@
+"""What public CUDA code (gpu-burn, siboehm/SGEMM_CUDA, llm.c) needed that porter did not do, each compiled with
+the real HIP compilers: CUDA 3.x's driver-API launch sequence, NVTX without roctracer, hipBLAS headers included by
+files that use no hipBLAS name, the cudaDataType enumerators beyond the float ones, the shared-memory carveout
+values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.hip_compile import Compiler, compiler_params, need
+
+from porter.fix.shims import install_shims, needed_shims
+from porter.translate import Reason, RocmVersion, TranslateOptions, translate
+
+ROCM_52 = RocmVersion(5, 2)
+ROCM_64 = RocmVersion(6, 4)
+
+
+def _port(source: str, rocm: RocmVersion | None, target: str = "gfx90a") -> tuple[str, list]:
+    result = translate(source.encode(), TranslateOptions(rocm=rocm, target=target))
+    return result.output.decode(), result.unconverted
+
+
+LEGACY_LAUNCH = """#include <cuda.h>
+#include <cstdio>
+int main() {
+  CUfunction f = (CUfunction)0x1;  // no GPU here: the state is kept per function, the launch itself fails
+  void* data = (void*)0x1234; size_t iters = 7; float scale = 0.5f;
+  int size = cuParamSetSize(f, 28), v = cuParamSetv(f, 0, &data, sizeof(data)), i = cuParamSeti(f, 16, 3u);
+  int fl = cuParamSetf(f, 20, scale), w = cuParamSetv(f, 8, &iters, sizeof(iters));
+  int past = cuParamSetv(f, 24, &iters, sizeof(iters));
+  int shape = cuFuncSetBlockShape(f, 16, 16, 1), bad_shape = cuFuncSetBlockShape(f, 0, 1, 1);
+  int shared = cuFuncSetSharedSize(f, 256), cache = cuFuncSetCacheConfig(f, CU_FUNC_CACHE_PREFER_L1);
+  int launched = cuLaunchGridAsync(f, 4, 4, 0);
+  printf("%d %d %d %d %d %d %d %d %d %d %d\\n", size, v, i, fl, w, past == CUDA_ERROR_INVALID_VALUE, shape,
+         bad_shape == CUDA_ERROR_INVALID_VALUE, shared, cache, launched != CUDA_SUCCESS);
+  cuLaunchGrid(f, 1, 1);
+  cuLaunch(f);
+  return 0;
+}
+"""
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("compiler", compiler_params())
+def test_cuda3_driver_launches_go_through_the_legacy_launch_shim(compiler: Compiler | None, tmp_path: Path) -> None:
+    """gpu-burn launches its compare kernel with cuParamSetv/cuFuncSetBlockShape/cuLaunchGridAsync."""
+    compiler = need(compiler)
+    out, leftovers = _port(LEGACY_LAUNCH, compiler.rocm)
+    assert not leftovers, leftovers
+    for expected in ("porter_param_set_size(f, 28)", "porter_param_setv(f, 0, &data, sizeof(data))",
+                     "porter_func_set_block_shape(f, 16, 16, 1)", "porter_launch_grid_async(f, 4, 4, 0)",
+                     "porter_func_set_cache_config(f, hipFuncCachePreferL1)"):
+        assert expected in out, expected
+    path = tmp_path / "burn.hip"
+    path.write_text(out)
+    assert "porter_legacy_launch" in install_shims(tmp_path, [path], compiler.rocm)["burn.hip"]
+    proc = compiler.compile(path)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    if (run := compiler.run_on_host(path)) is not None:  # offsets past cuParamSetSize and empty shapes refused
+        assert run.stdout.split() == ["0", "0", "0", "0", "0", "1", "0", "1", "0", "0", "1"], run.stdout + run.stderr
+
+
+NVTX = """#include <cuda_runtime.h>
+#include <nvtx3/nvToolsExt.h>
+#include <nvtx3/nvToolsExtCudaRt.h>
+struct Range { Range(const char* s) { nvtxRangePush(s); } ~Range() { nvtxRangePop(); } };
+void step(cudaStream_t s) {
+  Range r("step");
+  nvtxNameCudaStreamA(s, "main stream");
+  nvtxMarkA("here");
+  nvtxRangeId_t id = nvtxRangeStartA("phase");
+  nvtxRangeEnd(id);
+}
+"""
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("compiler", compiler_params())
+def test_nvtx_builds_with_or_without_roctracer(compiler: Compiler | None, tmp_path: Path) -> None:
+    """llm.c marks ranges with NVTX; Debian's 5.2 has no roctracer (the shim's no-ops), the 6.4 toolchain has rocTX
+    (the shim includes roctracer/roctx.h)."""
+    compiler = need(compiler)
+    out, leftovers = _port(NVTX, compiler.rocm)
+    assert not leftovers, leftovers
+    assert "roctracer/roctx.h" not in out and "porter_roctx_name(s, \"main stream\")" in out
+    assert "roctxRangePush(s)" in out and "roctx_range_id_t id = roctxRangeStartA(\"phase\")" in out
+    path = tmp_path / "ranges.hip"
+    path.write_text(out)
+    assert "porter_roctx" in install_shims(tmp_path, [path], compiler.rocm)["ranges.hip"]
+    proc = compiler.compile(path)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+
+
+def test_a_header_that_includes_hipblas_gets_hipblas_v2_first() -> None:
+    """SGEMM_CUDA's kernel headers include cublas_v2.h without naming anything in it; they come before the runner's
+    header, so HIPBLAS_V2 must be defined in them too or hipblasGemmEx takes the old types everywhere."""
+    kernel_header, _ = _port("#pragma once\n#include <cublas_v2.h>\n__global__ void k(float* x) { x[0] = 1; }\n",
+                             ROCM_64, "gfx942")
+    assert "porter_hipblas_v2" in needed_shims(kernel_header, ROCM_64)
+    assert "porter_hipblas_v2" not in needed_shims(kernel_header, RocmVersion(7, 0))  # hipBLAS 3.0 needs no switch
+    assert "porter_hipblas_v2" not in needed_shims("#include <hip/hip_runtime.h>\n// hipblas.h\n", ROCM_64)
+
+
+def test_library_data_types_beyond_the_float_ones() -> None:
+    """llm.c's bf16 GEMMs name CUDA_R_16BF; int8 GEMMs CUDA_R_8I and CUDA_R_32I. hipDataType has them from 6.0."""
+    src = ("#include <cublasLt.h>\nvoid f() { cudaDataType_t a = CUDA_R_16BF, b = CUDA_R_8I, c = CUDA_R_32I, "
+           "d = CUDA_C_16BF; cublasDataType_t s = CUDA_R_32F; }\n")
+    out, leftovers = _port(src, ROCM_64, "gfx942")
+    assert not leftovers, leftovers
+    assert "hipDataType a = HIP_R_16BF, b = HIP_R_8I, c = HIP_R_32I, d = HIP_C_16BF; hipDataType s = HIP_R_32F;" in out
+    _, old = _port(src, ROCM_52)
+    assert {u.name for u in old if u.reason is Reason.NEWER_ROCM} == {"CUDA_R_16BF", "CUDA_R_8I", "CUDA_R_32I",
+                                                                      "CUDA_C_16BF"}
+    _, scale = _port("void g(cublasLtMatmulDesc_t d, cudaDataType_t t) { cublasLtMatmulDescSetAttribute(d, "
+                     "CUBLASLT_MATMUL_DESC_SCALE_TYPE, &t, sizeof(t)); }\n", ROCM_64, "gfx942")
+    why = next(u.detail for u in scale if u.name == "CUBLASLT_MATMUL_DESC_SCALE_TYPE")
+    assert "hipblasLtMatmulDescCreate" in why
+
+
+CARVEOUT = """#include <cuda_runtime.h>
+__global__ void k(float* x) { x[threadIdx.x] = 0; }
+int main() {
+  int a = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
+  return a + (cudaSharedmemCarveoutDefault == -1 ? 0 : 1) + (int)cudaSharedmemCarveoutMaxL1;
+}
+"""
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("compiler", compiler_params())
+def test_shared_memory_carveout_values_keep_cudas_numbers(compiler: Compiler | None, tmp_path: Path) -> None:
+    compiler = need(compiler)
+    out, leftovers = _port(CARVEOUT, compiler.rocm)
+    assert not leftovers, leftovers
+    assert "porter_sharedmem_carveout_max_shared" in out
+    path = tmp_path / "carve.hip"
+    path.write_text(out)
+    install_shims(tmp_path, [path], compiler.rocm)
+    proc = compiler.compile(path)
+    assert proc.returncode == 0, proc.stderr[-4000:]
