@@ -160,3 +160,19 @@ def test_a_missing_cuda_samples_helper_is_explained(header: str) -> None:
     assert why is not None and why.id == "cuda-samples-helpers"
     assert header in why.message and "Common/" in why.message
     assert explain(Diagnostic("a.cu", 5, 10, "error", "'helper_mine.h' file not found")) is None
+
+
+@pytest.mark.parametrize(("message", "rule", "named"), [
+    ("'torch/types.h' file not found", "pytorch-extension", "torch/types.h"),  # flash-attention-minimal
+    ("'ATen/cuda/CUDAContext.h' file not found", "pytorch-extension", "ATen/cuda/CUDAContext.h"),
+    ("'cudnn_frontend.h' file not found", "cudnn", "MIOpen"),  # llm.c's optional cuDNN attention
+    ("'windows.h' file not found", "windows-source", "HIP SDK for Windows"),  # gpu-burn's win/
+    ("'rccl/rccl.h' file not found", "library-not-installed", "RCCL"),  # llm.c's multi-GPU path
+])
+def test_what_public_code_includes_and_no_toolchain_here_has_is_explained(message: str, rule: str, named: str) -> None:
+    from porter.build import Diagnostic
+
+    why = explain(Diagnostic("x.cu", 1, 10, "fatal", message))
+    assert why is not None and why.id == rule
+    assert named in why.message
+
