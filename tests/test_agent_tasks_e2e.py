@@ -101,7 +101,7 @@ def test_a_stubborn_task_uses_its_share_and_the_run_moves_on(tmp_path: Path) -> 
     conversations = {
         "header common.cuh": [reply(FIX_HEADER), finish("TILE_SIZE defaulted to 64")],
         "`__vimax_s32_relu`": [],
-        "unit lanes.cu": [reply(FIX_LANES), finish("inline PTX %laneid -> __lane_id()")],
+        "unit lanes.cu": [reply(FIX_LANES), finish("inline PTX %warpid -> threadIdx.x / warpSize")],
     }
     with FakeOpenAIServer([], conversations=conversations,
                           conversation_default={"`__vimax_s32_relu`": stubborn}) as server:
@@ -133,7 +133,7 @@ def test_independent_tasks_run_concurrently_with_j2(tmp_path: Path) -> None:
         "header common.cuh": [reply(call("read_file", {"path": "common.cuh"}), **slow), reply(FIX_HEADER, **slow),
                               finish("TILE_SIZE defaulted to 64")],
         "unit lanes.cu": [reply(call("read_file", {"path": "lanes.cu"}), **slow), reply(FIX_LANES, **slow),
-                          finish("inline PTX %laneid -> __lane_id()")],
+                          finish("inline PTX %warpid -> threadIdx.x / warpSize")],
     }
     with FakeOpenAIServer([], conversations=conversations) as server:
         proc = _porter(tmp_path, server, "proj", "-o", "out", "--target", "gfx90a", "-j", "2")
@@ -221,7 +221,7 @@ def test_resume_after_a_budget_stop_redoes_nothing_finished(tmp_path: Path) -> N
     _require_hipcc()
     make_tree(tmp_path / "proj", sums=2, lanes=True)
     sums = [fix_sums(1, 2), finish("__vimax_s32_relu -> wave_reduce_add")]
-    lanes = [reply(call("read_file", {"path": "lanes.cu"})), reply(FIX_LANES), finish("inline PTX %laneid -> __lane_id()")]
+    lanes = [reply(call("read_file", {"path": "lanes.cu"})), reply(FIX_LANES), finish("inline PTX %warpid -> threadIdx.x / warpSize")]
     with FakeOpenAIServer([], conversations={"`__vimax_s32_relu`": sums, "unit lanes.cu": lanes}) as server:
         first = _porter(tmp_path, server, "proj", "-o", "out", "--target", "gfx90a", "-j", "1", "--max-iterations", "3")
         first_asked = {key: len(requests) for key, requests in server.by_conversation().items()}
@@ -268,7 +268,7 @@ def test_ctrl_c_during_a_task_leaves_a_report_that_resume_continues(tmp_path: Pa
     _require_hipcc()
     make_tree(tmp_path / "proj", sums=2, lanes=True)
     sums = [fix_sums(1, 2), finish("__vimax_s32_relu -> wave_reduce_add")]
-    lanes = [reply(FIX_LANES), finish("inline PTX %laneid -> __lane_id()")]
+    lanes = [reply(FIX_LANES), finish("inline PTX %warpid -> threadIdx.x / warpSize")]
     env = {**os.environ, "NO_COLOR": "1", "OPENAI_API_KEY": SECRET, "HIP_PLATFORM": "amd"}
     hanging = [reply(FIX_LANES, delay=60.0)]  # the answer Ctrl-C interrupts
     with FakeOpenAIServer([], conversations={"`__vimax_s32_relu`": sums, "unit lanes.cu": hanging}) as server:

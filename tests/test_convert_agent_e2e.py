@@ -20,7 +20,7 @@ SOURCE = """#include <cuda_runtime.h>
 
 __device__ unsigned lane_id() {
     unsigned lane;
-    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+    asm volatile("mov.u32 %0, %%warpid;" : "=r"(lane));
     return lane;
 }
 
@@ -51,16 +51,17 @@ def test_agent_replaces_inline_ptx_and_the_port_builds(hip_toolchain, tmp_path: 
     src.mkdir()
     (src / "lanes.cu").write_text(SOURCE)
     out = tmp_path / "out"
-    fix = {"path": "lanes.cu", "old": '    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));',
-           "new": "    lane = __lane_id();"}
+    fix = {"path": "lanes.cu", "old": '    asm volatile("mov.u32 %0, %%warpid;" : "=r"(lane));',
+           "new": "    lane = threadIdx.x / warpSize;"}
     script = [reply(call("read_file", {"path": "lanes.cu", "start_line": 1, "end_line": 12})),
               reply(call("replace_in_file", fix)),
-              reply(call("finish", {"summary": "inline PTX laneid -> __lane_id()"}))]
+              reply(call("finish", {"summary": "inline PTX warpid -> threadIdx.x / warpSize"}))]
     with FakeOpenAIServer(script) as server:
         proc = _convert(src, out, server, hip_toolchain)
         requests = len(server.completions)
     assert proc.returncode == 0, proc.stderr
-    assert "__lane_id()" in (out / "lanes.cu").read_text() and "asm" not in (out / "lanes.cu").read_text()
+    # (porter rewrites %laneid itself; %warpid has no HIP counterpart, so the model's fix is what removes it)
+    assert "threadIdx.x / warpSize" in (out / "lanes.cu").read_text() and "asm" not in (out / "lanes.cu").read_text()
     assert requests == 3
     report = json.loads((out / ".porter" / "report.json").read_text())
     agent = report["fix_loop"]["agent"]

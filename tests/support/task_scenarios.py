@@ -44,7 +44,7 @@ LANES = """#include <cuda_runtime.h>
 
 __device__ unsigned lane_id() {
     unsigned lane;
-    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+    asm volatile("mov.u32 %0, %%warpid;" : "=r"(lane));
     return lane;
 }
 
@@ -66,8 +66,8 @@ FIX_HEADER = call("replace_in_file", {
     "path": "common.cuh", "old": "constexpr int kTile = TILE_SIZE;",
     "new": "#ifndef TILE_SIZE\n#define TILE_SIZE 64  // porter: the CUDA build passed -DTILE_SIZE=64\n#endif\n"
            "constexpr int kTile = TILE_SIZE;"})
-FIX_LANES = call("replace_in_file", {"path": "lanes.cu", "old": '    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));',
-                                     "new": "    lane = __lane_id();"})
+FIX_LANES = call("replace_in_file", {"path": "lanes.cu", "old": '    asm volatile("mov.u32 %0, %%warpid;" : "=r"(lane));',
+                                     "new": "    lane = threadIdx.x / warpSize;"})
 
 
 def finish(summary: str) -> Turn:
@@ -99,7 +99,7 @@ def make_tree(root: Path, *, units: int = 0, sums: int = 0, lanes: bool = False)
 THREE_ROOT_CAUSES = {
     "header common.cuh": [reply(FIX_HEADER), finish("TILE_SIZE came from the CUDA build's flags: default it to 64")],
     "`__vimax_s32_relu`": [fix_sums(1, 2, 3), finish("__vimax_s32_relu -> a wavefront butterfly in wave_reduce.cuh")],
-    "unit lanes.cu": [reply(FIX_LANES), finish("inline PTX %laneid -> __lane_id()")],
+    "unit lanes.cu": [reply(FIX_LANES), finish("inline PTX %warpid -> threadIdx.x / warpSize")],
     # the units' own errors are consequences of the header: their task must never be asked for
     "`kTile`": [],
 }
