@@ -61,6 +61,11 @@ def _port(body: str, target: str = "gfx942") -> tuple[str, list]:
     ('asm volatile("bar.sync 0;" ::: "memory");', "__syncthreads();"),
     ('asm volatile("prefetch.global.L2 [%0];" :: "l"(p));', "(void)0;"),
     ('asm volatile("nanosleep.u32 %0;" :: "r"(a));', "__nanosleep(a);"),
+    ('asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(a) : "r"(a), "r"(b));',
+     "a = __shfl_xor_sync(0xffffffffffffffffULL, a, b, 32);"),
+    ('asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x101f, %3;" : "=f"(fl) : "f"(fl), "r"(b), "r"(c));',
+     "fl = __shfl_down_sync(static_cast<unsigned long long>(c), fl, b, 16);"),  # 0x101f: width 16
+    ('asm volatile("shfl.up.b32 %0, %1, 1, 0x0;" : "=r"(a) : "r"(a));', "a = __shfl_up(a, 1u, 32);"),
 ])
 def test_known_instructions_become_hip(asm: str, expected: str) -> None:
     out, left = _port(asm)
@@ -95,6 +100,10 @@ def test_several_instructions_become_one_block_that_stands_where_the_statement_s
      "ld.global.L2::cache_hint.u32", "not a qualifier porter rewrites"),
     ('asm("and.b32 %0, %1, %2;" : "=f"(fl) : "f"(fl), "r"(a));', "and.b32", "bit trick"),
     ('asm("lop3.b32 %0, %1, %2, %3, 0x96;" : "=r"(a) : "r"(b), "r"(c));', "lop3.b32", "%3 is not declared"),
+    ('asm("shfl.sync.up.b32 %0, %1, 1, 0x1f, %2;" : "=r"(a) : "r"(a), "r"(b));', "shfl.sync.up.b32",
+     "not what __shfl_*(..., width) produces"),
+    ('asm("shfl.sync.bfly.b32 %0|p, %1, %2, 0x1f, %3;" : "=r"(a) : "r"(a), "r"(b), "r"(c));', "shfl.sync.bfly.b32",
+     "predicate output"),
     # an operand with side effects named twice would run them twice
     ('asm("add.u32 %0, %1, %1;" : "=r"(a) : "r"(u[b++]));', "add.u32", "used more than once and may have side effects"),
 ])
@@ -174,6 +183,8 @@ __global__ void k(const float* __restrict__ p, float* q, unsigned* u, unsigned l
     asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(v.x) : "f"(v.y));
     asm volatile("mov.b64 {%0, %1}, %2;" : "=r"(a), "=r"(b) : "l"(x));
     asm volatile("nanosleep.u32 %0;" :: "r"(a));
+    asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(a) : "r"(a), "r"(b));
+    asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x101f, 0xffffffff;" : "=f"(v.y) : "f"(v.y), "r"(b));
     asm volatile("bar.sync 0;" ::: "memory");
     asm volatile("fence.acq_rel.gpu;" ::: "memory");
     q[threadIdx.x] = v.x + v.z + a + b + c + (unsigned)x;

@@ -223,6 +223,8 @@ def _instruction(text: str, ops: list[Operand], memory_clobber: bool) -> list[st
         return _fenced(_load_store(opcode, args, ops, text), memory_clobber)
     if head in ("red", "atom"):
         return _fenced(_atomic(opcode, args, ops, text), memory_clobber)
+    if head == "shfl":
+        return [_shuffle(opcode, args, ops, text)]
     if head == "mov" and len(args) == 2 and (args[0].startswith("{") or args[1].startswith("{")):
         return _pack(opcode, args, ops, text)
     template = table.alu.get(opcode)
@@ -489,3 +491,40 @@ def _pack(opcode: str, args: list[str], ops: list[Operand], text: str) -> list[s
                 f"{hi} = static_cast<{half_type}>(porter_w >> {bits // 2}); }}"]
     return [f"{lo} = static_cast<{half_type}>(static_cast<{whole_type}>({whole}))",
             f"{hi} = static_cast<{half_type}>(static_cast<{whole_type}>({whole}) >> {bits // 2})"]
+
+
+_SHUFFLES = {"bfly": "__shfl_xor", "down": "__shfl_down", "up": "__shfl_up", "idx": "__shfl"}
+
+
+def _shuffle(opcode: str, args: list[str], ops: list[Operand], text: str) -> str:
+    """shfl[.sync].{bfly,down,up,idx}.b32 d, a, b, c[, membermask] -> CUDA's __shfl_*[_sync] (which porter then
+    ports like user-written ones): c packs the segment mask ((32 - width) << 8) and the clamp (31, or 0 for up)."""
+    parts = opcode.split(".")
+    synced = "sync" in parts
+    mode = next((q for q in parts if q in _SHUFFLES), None)
+    if mode is None or parts[-1] != "b32" or len(parts) != (4 if synced else 3):
+        raise _Unsupported(text, f"`{opcode}` is not a shuffle porter rewrites")
+    if len(args) != (5 if synced else 4) or "|" in args[0]:
+        raise _Unsupported(text, f"`{opcode}` with {len(args)} operands (or a predicate output) is not rewritten")
+    c = args[3]
+    if not _INTEGER.fullmatch(c):
+        raise _Unsupported(text, "the shuffle's clamp and segment operand is not a constant")
+    packed = int(c.rstrip("uU"), 0)
+    width = 32 - ((packed >> 8) & 0x1f)
+    if width not in (1, 2, 4, 8, 16, 32) or (packed & 0x1f) != (0 if mode == "up" else 0x1f) or packed >> 13:
+        raise _Unsupported(text, f"clamp and segment `{c}` is not what __shfl_*(..., width) produces")
+    dest, value = _operand(args[0], ops, text), _operand(args[1], ops, text)
+    if dest.constraint != value.constraint or dest.constraint not in ("r", "f"):
+        raise _Unsupported(text, "a shuffle between different operand kinds is not rewritten")
+    call = _SHUFFLES[mode] + ("_sync" if synced else "")
+    lane = _rvalue(args[2], ops, text, "unsigned int")
+    head = f"{_member_mask(args[4], ops, text)}, " if synced else ""
+    return f"{_lvalue(args[0], ops, text)} = {call}({head}{_rvalue(args[1], ops, text, '')}, {lane}, {width})"
+
+
+def _member_mask(arg: str, ops: list[Operand], text: str) -> str:
+    """HIP's *_sync functions take 64-bit masks: all 32 lanes become all lanes (as porter's hazard fix does for the
+    same literal written by hand), another mask is widened."""
+    if _INTEGER.fullmatch(arg) and int(arg.rstrip("uU"), 0) == 0xFFFFFFFF:
+        return "0xffffffffffffffffULL"
+    return f"static_cast<unsigned long long>({_rvalue(arg, ops, text, 'unsigned int')})"
