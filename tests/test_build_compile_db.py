@@ -34,6 +34,69 @@ def test_makefile_flag_variables(tmp_path: Path) -> None:
     assert flags.defines == ["N=4", "DEBUG"]
 
 
+LLMC_LIKE = """PRECISION ?= BF16
+SHELL_UNAME = $(shell uname)
+ifeq ($(PRECISION), FP32)
+  PFLAGS = -DENABLE_FP32
+else ifeq ($(PRECISION), FP16)
+  PFLAGS = -DENABLE_FP16
+else
+  PFLAGS = -DENABLE_BF16
+endif
+define check_flag
+  ifeq ($(FLAG_SUPPORTED),yes)
+    CFLAGS += -DNEVER_READ
+  endif
+endef
+ifeq ($(USE_CUDNN), 1)
+  NVCC_FLAGS += -DENABLE_CUDNN -Icudnn-frontend/include
+endif
+ifneq ($(OS), Windows_NT)
+  ifeq ($(SHELL_UNAME), Linux)
+    NVCC_FLAGS += -DON_LINUX
+  endif
+  ifeq ($(shell dpkg -l | grep -q nccl && echo "exists"), exists)
+    NVCC_FLAGS += -DMULTI_GPU -Inccl/include
+  else
+    NVCC_FLAGS += -DNO_NCCL_FOUND
+  endif
+else
+  NVCC_FLAGS += -DWINDOWS_ONLY
+endif
+ifndef GPU_COMPUTE_CAPABILITY
+  NVCC_FLAGS += -DDEFAULT_ARCH
+endif
+ifneq ($(CI),true)
+  NVCC_FLAGS += -DNOT_CI
+endif
+NVCC_FLAGS += $(PFLAGS) -DALWAYS
+"""
+
+
+def test_makefile_conditionals_are_followed_as_a_plain_make_would(tmp_path: Path) -> None:
+    """llm.c's Makefile: -DMULTI_GPU only where `dpkg -l` lists NCCL, -DENABLE_CUDNN only with USE_CUDNN=1, one
+    precision of three. Reading every branch defined them all (and compiled the NCCL and cuDNN paths, whose
+    libraries are not installed); a branch porter cannot decide gives its include folders, not its defines."""
+    (tmp_path / "Makefile").write_text(LLMC_LIKE)
+    flags = collect_flags(tmp_path)
+    assert flags.defines == ["ENABLE_BF16", "ON_LINUX", "DEFAULT_ARCH", "NOT_CI", "ALWAYS"]
+    assert flags.include_dirs == [str((tmp_path / "nccl" / "include").resolve())]
+
+
+def test_make_conditions_branch_by_branch() -> None:
+    from porter.build.make_conditions import Branch, conditioned_lines
+
+    seen = dict(conditioned_lines(LLMC_LIKE))
+    assert seen["  PFLAGS = -DENABLE_BF16"] is Branch.TAKEN
+    assert seen["  PFLAGS = -DENABLE_FP32"] is Branch.NOT_TAKEN and seen["  PFLAGS = -DENABLE_FP16"] is Branch.NOT_TAKEN
+    assert seen["    NVCC_FLAGS += -DMULTI_GPU -Inccl/include"] is Branch.UNKNOWN
+    assert seen["    NVCC_FLAGS += -DNO_NCCL_FOUND"] is Branch.UNKNOWN  # the else of an unknown condition
+    assert seen["  NVCC_FLAGS += -DWINDOWS_ONLY"] is Branch.NOT_TAKEN
+    assert "    CFLAGS += -DNEVER_READ" not in seen  # inside define ... endef
+    overridden = dict(conditioned_lines('PRECISION = FP16\nifeq "$(PRECISION)" "FP16"\nA = 1\nendif\n'))
+    assert overridden["A = 1"] is Branch.TAKEN
+
+
 def test_compile_commands_remapped_to_output_tree(tmp_path: Path) -> None:
     src_root, out = tmp_path / "in", tmp_path / "out"
     (out / ".porter").mkdir(parents=True)

@@ -17,6 +17,8 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from porter.build.make_conditions import Branch, conditioned_lines
+
 SOURCE_SUFFIXES = {".hip", ".cu", ".cpp", ".cc", ".cxx"}
 HEADER_SUFFIXES = {".h", ".hpp", ".hh", ".hxx", ".cuh", ".inl"}
 _SKIP_DIRS = {"CMakeFiles", "__pycache__", "node_modules"}
@@ -338,9 +340,14 @@ _MAKE_FLAG_VARS = re.compile(r"FLAGS|INC|DEF", re.IGNORECASE)
 
 
 def from_makefile(makefile: Path, flags: CompileFlags) -> None:
-    """-I/-D in CFLAGS/NVCCFLAGS/INCLUDES-like variables; tokens that use $(...) are skipped."""
+    """-I/-D in CFLAGS/NVCCFLAGS/INCLUDES-like variables; tokens that use $(...) are skipped. Conditionals are
+    followed as `make` with no variables on its command line would (porter/build/make_conditions.py): a branch
+    that is not taken adds nothing, and one whose condition porter cannot evaluate (`$(shell dpkg -l | grep nccl)`)
+    adds its include folders but not its defines (optional features: -DMULTI_GPU, -DENABLE_CUDNN)."""
     text = makefile.read_text("utf-8", "replace").replace("\\\n", " ")
-    for line in text.splitlines():
+    for line, state in conditioned_lines(text):
+        if state is Branch.NOT_TAKEN:
+            continue
         m = _MAKE_VAR_RE.match(line)
         if not m or not _MAKE_FLAG_VARS.search(m.group(1)):
             continue
@@ -355,8 +362,22 @@ def from_makefile(makefile: Path, flags: CompileFlags) -> None:
                     kept.pop()  # its separate value is a make variable
                 continue
             kept.append(tok)
-        tokens = kept
-        _flags_from_args(tokens, makefile.parent, flags, None, makefile.parent)
+        if state is Branch.UNKNOWN:
+            kept = _without_defines(kept)
+        _flags_from_args(kept, makefile.parent, flags, None, makefile.parent)
+
+
+def _without_defines(tokens: list[str]) -> list[str]:
+    out: list[str] = []
+    skip = False
+    for tok in tokens:
+        if skip:
+            skip = False
+        elif tok == "-D":
+            skip = True
+        elif not tok.startswith("-D"):
+            out.append(tok)
+    return out
 
 
 def _source_root(out_root: Path) -> Path | None:
