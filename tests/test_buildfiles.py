@@ -599,3 +599,16 @@ def test_unclosed_cmake_command_leaves_the_rest_alone() -> None:
     r = port(src)
     assert out(r) == "project(x HIP)\nadd_executable(app k.cu\nset(CMAKE_CUDA_STANDARD 17)\n"
     assert any("never closed" in w for w in r.warnings)
+
+
+def test_device_binaries_for_the_driver_api_become_code_objects() -> None:
+    """gpu-burn builds compare.ptx (or .cubin) with nvcc and loads it with cuModuleLoad; hipModuleLoad loads the
+    code object hipcc --genco writes."""
+    out = translate_build_file("Makefile", b"k.cubin: k.cu\n\tnvcc -cubin -arch=sm_80 k.cu -o k.cubin\n"
+                               b"k.ptx: k.cu\n\tnvcc --ptx -arch=sm_80 k.cu -o k.ptx\n",
+                               TranslateOptions(target="gfx942"))
+    text = out.output.decode()
+    assert "hipcc --genco --offload-arch=gfx942 k.cu -o k.cubin" in text
+    assert "hipcc --genco --offload-arch=gfx942 k.cu -o k.ptx" in text
+    assert not out.unconverted
+
