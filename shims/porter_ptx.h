@@ -86,5 +86,20 @@ PORTER_PTX_FN unsigned long long porter_bfi_b64(unsigned long long a, unsigned l
     return (b & ~mask) | ((a << pos) & mask);
 }
 
+// bfind: the position of the most significant set bit (for signed operands, of the most significant bit that
+// differs from the sign), 0xffffffff where there is none
+PORTER_PTX_FN unsigned porter_bfind_u64(unsigned long long a) {
+    if (a == 0) return 0xffffffffu;
+    unsigned pos = 0;
+    for (unsigned step = 32; step != 0; step /= 2)  // halve the range the top bit lies in
+        if (a >> step) a >>= step, pos += step;
+    return pos;
+}
+PORTER_PTX_FN unsigned porter_bfind_u32(unsigned a) { return porter_bfind_u64(a); }
+PORTER_PTX_FN unsigned porter_bfind_s32(int a) { return porter_bfind_u64(static_cast<unsigned>(a < 0 ? ~a : a)); }
+PORTER_PTX_FN unsigned porter_bfind_s64(long long a) {
+    return porter_bfind_u64(static_cast<unsigned long long>(a < 0 ? ~a : a));
+}
+
 #undef PORTER_PTX_FN
 #endif  // PORTER_PTX_H

@@ -44,6 +44,17 @@ def _port(body: str, target: str = "gfx942") -> tuple[str, list]:
     ('asm volatile("ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));',
      "{ const float4 porter_v = *((const float4*)(p)); v.x = porter_v.x; v.y = porter_v.y; v.z = porter_v.z; "
      "v.w = porter_v.w; }"),
+    # .cg/.cv loads read past L1, which is not coherent between AMD compute units: device/system-scope loads
+    ('asm volatile("ld.global.cg.s32 %0, [%1];" : "=r"(a) : "l"(u));',
+     "a = __hip_atomic_load((int*)(u), __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);"),
+    ('asm volatile("ld.global.cv.f32 %0, [%1];" : "=f"(fl) : "l"(p));',
+     "fl = __hip_atomic_load((float*)(p), __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);"),
+    ('asm("ld.global.cg.f32.v2 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "l"(p));',  # LULESH: the type first
+     "{ v.x = __hip_atomic_load(((float*)(p)) + 0, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT); "
+     "v.y = __hip_atomic_load(((float*)(p)) + 1, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT); }"),
+    ('asm("ld.global.ca.f32.v2 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "l"(p));',
+     "{ const float2 porter_v = *((const float2*)(p)); v.x = porter_v.x; v.y = porter_v.y; }"),
+    ('asm("bfind.u64 %0, %1;" : "=r"(a) : "l"(x));', "a = porter_bfind_u64(x);"),
     ('asm volatile("st.global.cs.f32 [%0+4], %1;" :: "l"(p), "f"(fl));', "*((float*)((const char*)(p) + 4)) = static_cast<float>(fl);"),
     ('asm volatile("red.global.add.f32 [%0], %1;" :: "l"(p), "f"(fl));', "atomicAdd((float*)(p), static_cast<float>(fl));"),
     ('asm volatile("red.global.cta.max.u32 [%0], %1;" :: "l"(u), "r"(a));',
@@ -113,6 +124,20 @@ def test_what_stays_ptx_is_reported_naming_the_instruction(asm: str, missing: st
     assert left[0].reason is Reason.NEEDS_AGENT
     assert f"`{missing}`" in left[0].detail and why in left[0].detail, left[0].detail
     assert asm.split("(", 1)[1][:30] in out  # left as written for the agent
+
+
+def test_a_constraint_spelled_by_a_macro_is_read_through_it() -> None:
+    """LULESH's sm_utils.inl: `#define __PTR "l"` (or "r" on 32-bit hosts) and `: __PTR(ptr)`."""
+    src = b"""#if defined(__LP64__)
+#define __PTR   "l"
+#else
+#define __PTR   "r"
+#endif
+__device__ int load(const int* ptr) { int ret; asm volatile ( "ld.global.ca.s32 %0, [%1];"  : "=r"(ret) : __PTR(ptr) ); return ret; }
+"""
+    result = translate(src, TranslateOptions(target="gfx942"))
+    assert b"{ int ret; ret = *((const int*)(ptr)); return ret; }" in result.output
+    assert not [u for u in result.unconverted if u.name == "asm"]
 
 
 def test_host_assembly_is_neither_rewritten_nor_reported() -> None:
@@ -185,6 +210,9 @@ __global__ void k(const float* __restrict__ p, float* q, unsigned* u, unsigned l
     asm volatile("nanosleep.u32 %0;" :: "r"(a));
     asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(a) : "r"(a), "r"(b));
     asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x101f, 0xffffffff;" : "=f"(v.y) : "f"(v.y), "r"(b));
+    asm volatile("ld.global.cg.f64.v2 {%0, %1}, [%2];" : "=d"(d[2]), "=d"(d[3]) : "l"(d + 4));
+    asm volatile("ld.global.cv.s32 %0, [%1];" : "=r"(c) : "l"(u + 3));
+    asm("bfind.u32 %0, %1;" : "=r"(b) : "r"(c));
     asm volatile("bar.sync 0;" ::: "memory");
     asm volatile("fence.acq_rel.gpu;" ::: "memory");
     q[threadIdx.x] = v.x + v.z + a + b + c + (unsigned)x;

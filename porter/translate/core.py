@@ -63,6 +63,26 @@ HUGE_FILE_BYTES = 32 * 1024 * 1024
 _PRIMITIVE_LIBRARIES = ("thrust/", "cub/", "hipcub/", "rocprim/")  # headers of libraries built on rocPRIM
 
 
+_STRING_MACRO = re.compile(rb'^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+("[^"\\\n]*")[ \t]*(?://[^\n]*|/\*[^\n]*)?$', re.M)
+
+
+def _string_macros(source: bytes) -> dict[bytes, bytes]:
+    """Object-like macros defined as one string literal (`#define __PTR "l"`). A name defined both "l" and "r" (a
+    pointer constraint chosen by `#if __LP64__`) reads "l": ROCm hosts are 64-bit. Other conflicts are left out."""
+    if b"define" not in source:
+        return {}
+    values: dict[bytes, set[bytes]] = {}
+    for m in _STRING_MACRO.finditer(source):
+        values.setdefault(m.group(1), set()).add(m.group(2))
+    out = {}
+    for name, found in values.items():
+        if len(found) == 1:
+            out[name] = next(iter(found))
+        elif found == {b'"l"', b'"r"'}:
+            out[name] = b'"l"'
+    return out
+
+
 class Edit(NamedTuple):
     """Replace source[start:end] by text (a tuple: hundreds of thousands are made per megabyte)."""
 
@@ -1058,7 +1078,10 @@ class _Translation:
             if layout.in_comment_or_literal(m.start()) or not ASM_STATEMENT.match(self.source, m.end()):
                 continue
             statement, found = self._asm_statement(m.start())
-            if statement is None or found is None:
+            span = (statement.start_byte, statement.end_byte) if statement is not None else None
+            if found is None and (by_text := self._asm_with_macro_constraints(m.start())) is not None:
+                span, found = by_text
+            if span is None or found is None:
                 self._unconverted("asm", m.start(), Reason.NEEDS_AGENT, "inline-asm",
                                   "inline PTX has no HIP translation: rewrite with HIP intrinsics or __builtin_amdgcn_*")
                 continue
@@ -1069,10 +1092,10 @@ class _Translation:
                                   f"inline PTX `{found.missing}` has no HIP translation ({found.why}): rewrite "
                                   "with HIP intrinsics or __builtin_amdgcn_*")
                 continue
-            inside = [e for e in self.edits if statement.start_byte <= e.start and e.end <= statement.end_byte]
-            if inside:  # taken into the operands' text by _asm_statement
-                self.edits = [e for e in self.edits if not (statement.start_byte <= e.start and e.end <= statement.end_byte)]
-            self.edits.append(Edit(statement.start_byte, statement.end_byte, found.text().encode()))
+            start, end = span
+            if any(start <= e.start and e.end <= end for e in self.edits):  # taken into the operands' text
+                self.edits = [e for e in self.edits if not (start <= e.start and e.end <= end)]
+            self.edits.append(Edit(start, end, found.text().encode()))
             self.result.conversions.append(Conversion("inline-ptx", "asm: " + "; ".join(found.instructions),
                                                       found.text(), self.lines.line(m.start())))
 
@@ -1090,6 +1113,41 @@ class _Translation:
         if statement.has_error:
             return None, None
         return statement, rewrite_inline_ptx(node, self.source, self._edited_text)
+
+    def _asm_with_macro_constraints(self, offset: int) -> tuple[tuple[int, int], Rewrite] | None:
+        """`asm(... : __PTR(ptr))` with `#define __PTR "l"` in the file (LULESH's sm_utils.inl): the grammar sees
+        no constraint there, so the statement is read again with the macro's string in place of its name."""
+        macros = _string_macros(self.source)
+        code = self.layout.code
+        if not macros:
+            return None
+        open_at = code.find(b"(", offset)
+        depth, i = 0, open_at
+        while 0 <= i < len(code):
+            depth += {40: 1, 41: -1}.get(code[i], 0)  # ( and )
+            if depth == 0:
+                break
+            i += 1
+        semicolon = re.compile(rb"\s*;").match(code, i + 1) if 0 <= i < len(code) else None
+        if open_at < 0 or semicolon is None or any(offset <= e.start < semicolon.end() for e in self.edits):
+            return None
+        snippet = self.source[offset : semicolon.end()]
+        names = re.compile(rb"\b(" + b"|".join(re.escape(n) for n in macros) + rb")(?=\s*\()")
+        blanked = code[offset : semicolon.end()]
+        pieces, pos = [], 0
+        for hit in names.finditer(blanked):  # names outside string literals only
+            pieces += [snippet[pos : hit.start()], macros[hit.group(1)]]
+            pos = hit.end()
+        if not pieces:
+            return None
+        wrapper = b"void porter_asm() { " + b"".join(pieces) + snippet[pos:] + b" }"
+        tree = syntax.parse(wrapper)
+        node = tree.root_node.descendant_for_byte_range(20, 23)
+        while node is not None and node.type != "gnu_asm_expression":
+            node = node.parent
+        if node is None or node.parent is None or node.parent.type != "expression_statement" or node.parent.has_error:
+            return None
+        return (offset, semicolon.end()), rewrite_inline_ptx(node, wrapper)
 
     def _edited_text(self, start: int, end: int) -> str:
         """source[start:end] with the edits that fall inside it applied (an asm operand's renamed names)."""

@@ -349,6 +349,8 @@ def _address(arg: str, ops: list[Operand], text: str, c_type: str, const: bool) 
 def _access(quals: list[str], text: str) -> tuple[str, list[str], str, str | None, str | None, bool]:
     """(element type, vector shape, state space, ordering, scope, volatile) from ld/st qualifiers."""
     table = ptx_table()
+    if len(quals) >= 2 and quals[-1] in ("v2", "v4") and quals[-2] in table.types:
+        quals = [*quals[:-2], quals[-1], quals[-2]]  # `ld.global.cg.f32.v2`, which ptxas takes as `.v2.f32`
     space, order, scope, volatile, vector = "generic", None, None, False, ""
     for q in quals[:-1]:
         if q in ("global", "shared", "local", "const", "param", "shared::cta", "shared::cluster"):
@@ -376,6 +378,8 @@ def _access(quals: list[str], text: str) -> tuple[str, list[str], str, str | Non
 def _load_store(opcode: str, args: list[str], ops: list[Operand], text: str) -> list[str]:
     table = ptx_table()
     head, quals = _qualifiers(opcode)
+    if len(quals) >= 2 and quals[-1] in ("v2", "v4") and quals[-2] in table.types:
+        quals = [*quals[:-2], quals[-1], quals[-2]]
     element, vector, _, order, scope, volatile = _access(quals, text)
     if len(args) != 2:
         raise _Unsupported(text, f"`{opcode}` with {len(args)} operands (a cache policy?) is not rewritten")
@@ -389,6 +393,10 @@ def _load_store(opcode: str, args: list[str], ops: list[Operand], text: str) -> 
     elif element.startswith("f") != (constraint in ("f", "d")) and constraint:
         raise _Unsupported(text, f"`{opcode}` with a `{constraint}` operand is not rewritten")
     scalar = table.types[element]
+    # .cg (cached in L2 only) and .cv (fetched again) loads see what other blocks wrote: on AMD, whose L1 is not
+    # coherent between compute units, that takes a device-scope (system-scope for .cv) relaxed atomic load
+    coherent = None if head != "ld" or order or volatile else (
+        "__HIP_MEMORY_SCOPE_SYSTEM" if "cv" in quals else "__HIP_MEMORY_SCOPE_AGENT" if "cg" in quals else None)
     if vector:
         shape = f"{vector[0]}.{element}"
         if shape not in table.vectors or order:
@@ -401,6 +409,14 @@ def _load_store(opcode: str, args: list[str], ops: list[Operand], text: str) -> 
         address = _address(where, ops, text, vtype, head == "ld")
         if volatile:
             raise _Unsupported(text, "volatile vector accesses are not rewritten")
+        if head == "ld" and coherent:
+            if _has_effects(_operand(_ADDRESS.fullmatch(where).group(1), ops, text).text if _ADDRESS.fullmatch(where)
+                            else "("):
+                raise _Unsupported(text, "the address of a coherent vector load is read once per element here")
+            dests = [_lvalue(p, ops, text) for p in parts]
+            each = _address(where, ops, text, scalar, False)
+            return ["{ " + " ".join(f"{d} = __hip_atomic_load(({each}) + {k}, __ATOMIC_RELAXED, {coherent});"
+                                   for k, d in enumerate(dests)) + " }"]
         if head == "ld":
             dests = [_lvalue(p, ops, text) for p in parts]
             return ["{ const " + vtype + " porter_v = *(" + address + "); "
@@ -418,6 +434,9 @@ def _load_store(opcode: str, args: list[str], ops: list[Operand], text: str) -> 
         if head == "ld":
             return [f"{_lvalue(data, ops, text)} = __hip_atomic_load({address}, {memory_order}, {hip_scope})"]
         return [f"__hip_atomic_store({address}, {_rvalue(data, ops, text, scalar)}, {memory_order}, {hip_scope})"]
+    if coherent:
+        address = _address(where, ops, text, scalar, False)
+        return [f"{_lvalue(data, ops, text)} = __hip_atomic_load({address}, __ATOMIC_RELAXED, {coherent})"]
     qualified = f"volatile {scalar}" if volatile else scalar
     address = _address(where, ops, text, qualified, head == "ld")
     if head == "ld":
