@@ -28,7 +28,7 @@ from porter.scan.context import (
     walk,
 )
 from porter.targets import TargetProfile
-from porter.translate import RocmVersion, looks_like_ptx
+from porter.translate import RocmVersion, looks_like_ptx, rewrite_inline_ptx
 
 
 @dataclass
@@ -341,6 +341,10 @@ def inline_asm(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | No
             continue  # already-ported code with GCN assembly
         if not looks_like_ptx(tuple(i.strip() for i in body.split(";") if i.strip())):
             continue  # host assembly (x86 `rdtsc`, `cpuid`): the host compiler assembles it
+        ported = rewrite_inline_ptx(node, ctx.source) if node.type == "gnu_asm_expression" else None
+        if ported is not None and ported.statements is not None:
+            yield Hit("PA002", node, {"snippet": short(node, 50), "hip": " ".join(ported.text().split())[:120]})
+            continue
         yield Hit("PA001", node, {"snippet": short(node, 50)})
         match = PTX_MATRIX.search(body)
         if match:

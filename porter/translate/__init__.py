@@ -10,6 +10,7 @@ from porter.translate.buildfiles import is_build_file, load_build_data, translat
 from porter.translate.core import translate
 from porter.translate.device_props import device_prop_fields, rewrite_access
 from porter.translate.inline_ptx import looks_like_ptx
+from porter.translate.inline_ptx import rewrite as rewrite_inline_ptx
 from porter.translate.mapping import CUDA_LOOKING, ApiEntry, ApiMap, HeaderEntry, load_api_map
 from porter.translate.options import (
     Conversion,

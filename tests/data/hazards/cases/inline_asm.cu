@@ -1,7 +1,7 @@
-// checks: PA001 PM002
+// checks: PA001 PA002 PM002
 __device__ unsigned lane_id() {
   unsigned r;
-  asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));                        // expect: PA001
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));                        // expect: PA002
   return r;
 }
 __device__ void mma(float* d, const unsigned* a, const unsigned* b) {
