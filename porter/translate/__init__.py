@@ -39,6 +39,7 @@ __all__ = [
     "load_api_map",
     "load_build_data",
     "looks_like_ptx",
+    "rewrite_inline_ptx",
     "rewrite_access",
     "translate",
     "translate_build_file",
