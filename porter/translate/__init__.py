@@ -39,8 +39,8 @@ __all__ = [
     "load_api_map",
     "load_build_data",
     "looks_like_ptx",
-    "rewrite_inline_ptx",
     "rewrite_access",
+    "rewrite_inline_ptx",
     "translate",
     "translate_build_file",
 ]
