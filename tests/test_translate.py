@@ -235,3 +235,14 @@ def test_a_symbol_named_by_a_string_becomes_the_variable_or_is_reported() -> Non
     assert 'hipMemcpyFromSymbol(n, HIP_SYMBOL(d_count), sizeof(int));' in out
     assert 'hipMemcpyToSymbol("elsewhere", h, 4);' in out  # not wrapped: reported instead
     assert [(u.name, u.reason.value) for u in result.unconverted] == [('"elsewhere"', "needs the agent")]
+
+
+def test_a_quoted_include_of_the_projects_own_cuda_h_is_kept() -> None:
+    """darknet has src/cuda.h (its CUDA helpers, BLOCK...) and its kernels `#include "cuda.h"`: that is the
+    project's header, not CUDA's driver API header; `<cuda.h>` still is CUDA's."""
+    src = '#include "cuda.h"\n#include <cuda.h>\n#include "cuda_runtime.h"\n__global__ void k() {}\n'
+    result = translate(src.encode(), TranslateOptions(local_headers=frozenset({"cuda.h"})))
+    out = result.output.decode()
+    assert out.startswith('#include "cuda.h"\n#include <hip/hip_runtime.h>\n#include "hip/hip_runtime.h"\n')
+    assert any("project has its own cuda.h" in w for w in result.warnings)
+    assert translate(src.encode(), TranslateOptions()).output.decode().startswith('#include "hip/hip_runtime.h"')

@@ -20,6 +20,7 @@ import functools
 import re
 from collections.abc import Iterator
 from operator import itemgetter
+from pathlib import Path
 from typing import NamedTuple
 
 import tree_sitter
@@ -797,6 +798,14 @@ class _Translation:
                 self._replace_include(start, end, new, "rename", path)
                 continue
             entry = self.map.header(path)
+            if entry is not None and self.source[start : start + 1] == b'"' and self._is_local_header(path):
+                # `#include "cuda.h"` naming the project's own src/cuda.h (darknet's): a quoted include finds
+                # the project's file first, so it is not CUDA's header
+                included.add(path)
+                self.result.warnings.append(f'#include "{path}" (line {self.lines.line(start)}) is kept: the '
+                                            f"project has its own {Path(path).name}, which a quoted include finds "
+                                            "before CUDA's")
+                continue
             if entry is None:
                 included.add(path)
                 if self._looks_like_cuda_header(path) and not self._is_local_header(path):
