@@ -28,7 +28,7 @@ from porter.scan.context import (
     walk,
 )
 from porter.targets import TargetProfile
-from porter.translate import RocmVersion, looks_like_ptx, rewrite_inline_ptx
+from porter.translate import RocmVersion, looks_like_ptx, rewrite_inline_ptx, rewrite_with_string_macros
 
 
 @dataclass
@@ -342,6 +342,10 @@ def inline_asm(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | No
         if not looks_like_ptx(tuple(i.strip() for i in body.split(";") if i.strip())):
             continue  # host assembly (x86 `rdtsc`, `cpuid`): the host compiler assembles it
         ported = rewrite_inline_ptx(node, ctx.source) if node.type == "gnu_asm_expression" else None
+        if (ported is None or ported.statements is None) and (node.has_error or node.parent is None
+                                                              or node.parent.has_error):
+            by_macro = rewrite_with_string_macros(ctx.source, node.start_byte)  # `: __PTR(ptr)`
+            ported = by_macro[1] if by_macro is not None else ported
         if ported is not None and ported.statements is not None:
             yield Hit("PA002", node, {"snippet": short(node, 50), "hip": " ".join(ported.text().split())[:120]})
             continue

@@ -9,7 +9,7 @@ a file. The API map they apply is data (`porter/data/apis/*.toml`, `headers.toml
 from porter.translate.buildfiles import is_build_file, load_build_data, translate_build_file
 from porter.translate.core import translate
 from porter.translate.device_props import device_prop_fields, rewrite_access
-from porter.translate.inline_ptx import looks_like_ptx
+from porter.translate.inline_ptx import looks_like_ptx, rewrite_with_string_macros
 from porter.translate.inline_ptx import rewrite as rewrite_inline_ptx
 from porter.translate.mapping import CUDA_LOOKING, ApiEntry, ApiMap, HeaderEntry, load_api_map
 from porter.translate.options import (
@@ -41,6 +41,7 @@ __all__ = [
     "looks_like_ptx",
     "rewrite_access",
     "rewrite_inline_ptx",
+    "rewrite_with_string_macros",
     "translate",
     "translate_build_file",
 ]

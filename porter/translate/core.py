@@ -29,7 +29,7 @@ from porter import syntax
 from porter.syntax import Layout, LineIndex, PieceKind, first_char_alternation, in_spans
 from porter.translate.call_shapes import call_of, call_shapes, shape_call, struct_init_edits, struct_orders
 from porter.translate.device_props import device_prop_edits
-from porter.translate.inline_ptx import Rewrite, looks_like_ptx
+from porter.translate.inline_ptx import Rewrite, looks_like_ptx, rewrite_with_string_macros
 from porter.translate.inline_ptx import rewrite as rewrite_inline_ptx
 from porter.translate.mapping import CUDA_LOOKING, ApiMap, load_api_map, shim_covers
 from porter.translate.options import (
@@ -62,26 +62,6 @@ RENAMABLE_NODE_TYPES = frozenset({"identifier", "type_identifier", "namespace_id
 DEFINITION_PARENTS = frozenset({"preproc_def", "preproc_function_def"})
 HUGE_FILE_BYTES = 32 * 1024 * 1024
 _PRIMITIVE_LIBRARIES = ("thrust/", "cub/", "hipcub/", "rocprim/")  # headers of libraries built on rocPRIM
-
-
-_STRING_MACRO = re.compile(rb'^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+("[^"\\\n]*")[ \t]*(?://[^\n]*|/\*[^\n]*)?$', re.M)
-
-
-def _string_macros(source: bytes) -> dict[bytes, bytes]:
-    """Object-like macros defined as one string literal (`#define __PTR "l"`). A name defined both "l" and "r" (a
-    pointer constraint chosen by `#if __LP64__`) reads "l": ROCm hosts are 64-bit. Other conflicts are left out."""
-    if b"define" not in source:
-        return {}
-    values: dict[bytes, set[bytes]] = {}
-    for m in _STRING_MACRO.finditer(source):
-        values.setdefault(m.group(1), set()).add(m.group(2))
-    out = {}
-    for name, found in values.items():
-        if len(found) == 1:
-            out[name] = next(iter(found))
-        elif found == {b'"l"', b'"r"'}:
-            out[name] = b'"l"'
-    return out
 
 
 class Edit(NamedTuple):
@@ -1124,39 +1104,11 @@ class _Translation:
         return statement, rewrite_inline_ptx(node, self.source, self._edited_text)
 
     def _asm_with_macro_constraints(self, offset: int) -> tuple[tuple[int, int], Rewrite] | None:
-        """`asm(... : __PTR(ptr))` with `#define __PTR "l"` in the file (LULESH's sm_utils.inl): the grammar sees
-        no constraint there, so the statement is read again with the macro's string in place of its name."""
-        macros = _string_macros(self.source)
-        code = self.layout.code
-        if not macros:
-            return None
-        open_at = code.find(b"(", offset)
-        depth, i = 0, open_at
-        while 0 <= i < len(code):
-            depth += {40: 1, 41: -1}.get(code[i], 0)  # ( and )
-            if depth == 0:
-                break
-            i += 1
-        semicolon = re.compile(rb"\s*;").match(code, i + 1) if 0 <= i < len(code) else None
-        if open_at < 0 or semicolon is None or any(offset <= e.start < semicolon.end() for e in self.edits):
-            return None
-        snippet = self.source[offset : semicolon.end()]
-        names = re.compile(rb"\b(" + b"|".join(re.escape(n) for n in macros) + rb")(?=\s*\()")
-        blanked = code[offset : semicolon.end()]
-        pieces, pos = [], 0
-        for hit in names.finditer(blanked):  # names outside string literals only
-            pieces += [snippet[pos : hit.start()], macros[hit.group(1)]]
-            pos = hit.end()
-        if not pieces:
-            return None
-        wrapper = b"void porter_asm() { " + b"".join(pieces) + snippet[pos:] + b" }"
-        tree = syntax.parse(wrapper)
-        node = tree.root_node.descendant_for_byte_range(20, 23)
-        while node is not None and node.type != "gnu_asm_expression":
-            node = node.parent
-        if node is None or node.parent is None or node.parent.type != "expression_statement" or node.parent.has_error:
-            return None
-        return (offset, semicolon.end()), rewrite_inline_ptx(node, wrapper)
+        """`asm(... : __PTR(ptr))` with `#define __PTR "l"` in the file: read through the macro (inline_ptx)."""
+        found = rewrite_with_string_macros(self.source, offset)
+        if found is None or any(offset <= e.start < found[0] for e in self.edits):
+            return None  # (renames inside it would be lost)
+        return (offset, found[0]), found[1]
 
     def _edited_text(self, start: int, end: int) -> str:
         """source[start:end] with the edits that fall inside it applied (an asm operand's renamed names)."""

@@ -18,6 +18,8 @@ from importlib import resources
 
 import tree_sitter
 
+from porter import syntax
+
 
 @dataclass(frozen=True)
 class PtxTable:
@@ -547,3 +549,65 @@ def _member_mask(arg: str, ops: list[Operand], text: str) -> str:
     if _INTEGER.fullmatch(arg) and int(arg.rstrip("uU"), 0) == 0xFFFFFFFF:
         return "0xffffffffffffffffULL"
     return f"static_cast<unsigned long long>({_rvalue(arg, ops, text, 'unsigned int')})"
+
+
+_STRING_MACRO = re.compile(rb'^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+("[^"\\\n]*")[ \t]*(?://[^\n]*|/\*[^\n]*)?$', re.M)
+_TOKEN = re.compile(rb'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|//[^\n]*|/\*.*?\*/|[()]', re.S)
+
+
+def string_macros(source: bytes) -> dict[bytes, bytes]:
+    """Object-like macros defined as one string literal (`#define __PTR "l"`). A name defined both "l" and "r" (a
+    pointer constraint chosen by `#if __LP64__`) reads "l": ROCm hosts are 64-bit. Other conflicts are left out."""
+    if b"define" not in source:
+        return {}
+    values: dict[bytes, set[bytes]] = {}
+    for m in _STRING_MACRO.finditer(source):
+        values.setdefault(m.group(1), set()).add(m.group(2))
+    out = {}
+    for name, found in values.items():
+        if len(found) == 1:
+            out[name] = next(iter(found))
+        elif found == {b'"l"', b'"r"'}:
+            out[name] = b'"l"'
+    return out
+
+
+def rewrite_with_string_macros(source: bytes, offset: int) -> tuple[int, Rewrite] | None:
+    """An asm statement at `offset` whose operands spell their constraint with a macro of the file (LULESH's
+    `: __PTR(ptr)` with `#define __PTR "l"`), which the grammar cannot read: the statement is read again with the
+    macro's string in place of its name. (end of the statement, its rewrite), or None."""
+    macros = string_macros(source)
+    if not macros:
+        return None
+    depth, end, spans = 0, -1, []  # the parenthesis closing the asm's, outside literals and comments
+    for m in _TOKEN.finditer(source, source.find(b"(", offset)):
+        token = m.group()
+        if token == b"(":
+            depth += 1
+        elif token == b")":
+            depth -= 1
+            if depth == 0:
+                end = m.end()
+                break
+        else:
+            spans.append((m.start(), m.end()))
+    semicolon = re.compile(rb"\s*;").match(source, end) if end > 0 else None
+    if semicolon is None:
+        return None
+    names = re.compile(rb"\b(" + b"|".join(re.escape(n) for n in macros) + rb")(?=\s*\()")
+    pieces, pos = [], offset
+    for hit in names.finditer(source, offset, end):
+        if any(s <= hit.start() < e for s, e in spans):
+            continue  # inside the template or a comment
+        pieces += [source[pos : hit.start()], macros[hit.group(1)]]
+        pos = hit.end()
+    if not pieces:
+        return None
+    head = b"void porter_asm() { "
+    wrapper = head + b"".join(pieces) + source[pos : semicolon.end()] + b" }"
+    node = syntax.parse(wrapper).root_node.descendant_for_byte_range(len(head), len(head) + 3)
+    while node is not None and node.type != "gnu_asm_expression":
+        node = node.parent
+    if node is None or node.parent is None or node.parent.type != "expression_statement" or node.parent.has_error:
+        return None
+    return semicolon.end(), rewrite(node, wrapper)
