@@ -646,6 +646,157 @@ inline hipError_t porter_surf_create_object(porter_surf_object_t* out, const por
 }
 inline hipError_t porter_surf_destroy_object(porter_surf_object_t) { return hipSuccess; }
 
+// ---- the driver API's arrays, copies and texture objects (cuArrayCreate, cuMemcpy2D, cuTexObjectCreate) -------
+// CUDA_RESOURCE_DESC and CUDA_MEMCPY2D with porter's arrays (CUDA's field names); HIP_ARRAY_DESCRIPTOR,
+// HIP_ARRAY3D_DESCRIPTOR and HIP_TEXTURE_DESC are HIP's own. Texture objects are porter_tex_object_t as above.
+struct porter_cu_resource_desc {
+    HIPresourcetype resType;
+    union {
+        struct {
+            porter_tex_array_t hArray;
+        } array;
+        struct {
+            hipMipmappedArray_t hMipmappedArray;
+        } mipmap;
+        struct {
+            hipDeviceptr_t devPtr;
+            hipArray_Format format;
+            unsigned int numChannels;
+            size_t sizeInBytes;
+        } linear;
+        struct {
+            hipDeviceptr_t devPtr;
+            hipArray_Format format;
+            unsigned int numChannels;
+            size_t width;
+            size_t height;
+            size_t pitchInBytes;
+        } pitch2D;
+        struct {
+            int reserved[32];
+        } reserved;
+    } res;
+    unsigned int flags;
+};
+typedef porter_cu_resource_desc porter_cu_resource_desc_t;
+
+struct porter_cu_memcpy2d {
+    size_t srcXInBytes, srcY;
+    hipMemoryType srcMemoryType;
+    const void* srcHost;
+    hipDeviceptr_t srcDevice;
+    porter_tex_array_t srcArray;
+    size_t srcPitch;
+    size_t dstXInBytes, dstY;
+    hipMemoryType dstMemoryType;
+    void* dstHost;
+    hipDeviceptr_t dstDevice;
+    porter_tex_array_t dstArray;
+    size_t dstPitch;
+    size_t WidthInBytes, Height;
+};
+
+namespace porter_tex {
+// hipArray_Format and a channel count as the channel description the runtime API uses
+inline hipChannelFormatDesc channels_of(hipArray_Format format, unsigned int count) {
+    int bits = 32;
+    hipChannelFormatKind kind = hipChannelFormatKindFloat;
+    switch (format) {
+        case HIP_AD_FORMAT_UNSIGNED_INT8: bits = 8, kind = hipChannelFormatKindUnsigned; break;
+        case HIP_AD_FORMAT_UNSIGNED_INT16: bits = 16, kind = hipChannelFormatKindUnsigned; break;
+        case HIP_AD_FORMAT_UNSIGNED_INT32: bits = 32, kind = hipChannelFormatKindUnsigned; break;
+        case HIP_AD_FORMAT_SIGNED_INT8: bits = 8, kind = hipChannelFormatKindSigned; break;
+        case HIP_AD_FORMAT_SIGNED_INT16: bits = 16, kind = hipChannelFormatKindSigned; break;
+        case HIP_AD_FORMAT_SIGNED_INT32: bits = 32, kind = hipChannelFormatKindSigned; break;
+        case HIP_AD_FORMAT_HALF: bits = 16, kind = hipChannelFormatKindFloat; break;
+        default: break;  // HIP_AD_FORMAT_FLOAT
+    }
+    return hipCreateChannelDesc(bits, count > 1 ? bits : 0, count > 2 ? bits : 0, count > 3 ? bits : 0, kind);
+}
+inline const unsigned char* copy_source(const porter_cu_memcpy2d* p) {
+    switch (p->srcMemoryType) {
+        case hipMemoryTypeHost: return static_cast<const unsigned char*>(p->srcHost);
+        case hipMemoryTypeArray: return p->srcArray ? static_cast<const unsigned char*>(p->srcArray->data) : nullptr;
+        default: return reinterpret_cast<const unsigned char*>(p->srcDevice);  // device, unified
+    }
+}
+inline unsigned char* copy_target(const porter_cu_memcpy2d* p) {
+    switch (p->dstMemoryType) {
+        case hipMemoryTypeHost: return static_cast<unsigned char*>(p->dstHost);
+        case hipMemoryTypeArray: return p->dstArray ? static_cast<unsigned char*>(p->dstArray->data) : nullptr;
+        default: return reinterpret_cast<unsigned char*>(p->dstDevice);
+    }
+}
+}  // namespace porter_tex
+
+inline hipError_t porter_cu_array_create(porter_tex_array_t* out, const HIP_ARRAY_DESCRIPTOR* d) {
+    if (d == nullptr || d->NumChannels < 1 || d->NumChannels > 4) return hipErrorInvalidValue;
+    const hipChannelFormatDesc c = porter_tex::channels_of(d->Format, d->NumChannels);
+    return porter_tex_malloc_array(out, &c, d->Width, d->Height);
+}
+inline hipError_t porter_cu_array_3d_create(porter_tex_array_t* out, const HIP_ARRAY3D_DESCRIPTOR* d) {
+    if (d == nullptr || d->NumChannels < 1 || d->NumChannels > 4) return hipErrorInvalidValue;
+    const hipChannelFormatDesc c = porter_tex::channels_of(d->Format, d->NumChannels);
+    return porter_tex_malloc_3d_array(out, &c, make_hipExtent(d->Width, d->Height, d->Depth), d->Flags);
+}
+inline hipError_t porter_cu_array_destroy(porter_tex_array_t a) { return porter_tex_free_array(a); }
+// cuMemcpy2D: an array's rows are its pitch apart, so every memory type is a pitched 2D copy (hipMemcpyDefault:
+// ROCm's unified addressing tells host from device)
+inline hipError_t porter_cu_memcpy_2d_async(const porter_cu_memcpy2d* p, hipStream_t stream) {
+    if (p == nullptr) return hipErrorInvalidValue;
+    const unsigned char* src = porter_tex::copy_source(p);
+    unsigned char* dst = porter_tex::copy_target(p);
+    if (src == nullptr || dst == nullptr) return hipErrorInvalidValue;
+    const size_t spitch = p->srcMemoryType == hipMemoryTypeArray ? p->srcArray->pitch : p->srcPitch;
+    const size_t dpitch = p->dstMemoryType == hipMemoryTypeArray ? p->dstArray->pitch : p->dstPitch;
+    src += p->srcY * spitch + p->srcXInBytes;
+    dst += p->dstY * dpitch + p->dstXInBytes;
+    return hipMemcpy2DAsync(dst, dpitch, src, spitch, p->WidthInBytes, p->Height, hipMemcpyDefault, stream);
+}
+inline hipError_t porter_cu_memcpy_2d(const porter_cu_memcpy2d* p) {
+    const hipError_t e = porter_cu_memcpy_2d_async(p, nullptr);
+    return e != hipSuccess ? e : hipStreamSynchronize(nullptr);
+}
+// cuTexObjectCreate: the driver API's descriptions as the runtime API's. Integer texels are read as normalized
+// floats unless HIP_TRSF_READ_AS_INTEGER is set (the driver API's default is the runtime API's opposite);
+// HIP_TRSF_SRGB and resource views are not supported (hipErrorNotSupported)
+inline hipError_t porter_cu_tex_object_create(porter_tex_object_t* out, const porter_cu_resource_desc* r,
+                                              const HIP_TEXTURE_DESC* t, const void* view) {
+    if (out == nullptr || r == nullptr || t == nullptr) return hipErrorInvalidValue;
+    if (view != nullptr || (t->flags & HIP_TRSF_SRGB)) return hipErrorNotSupported;
+    porter_tex_resource_desc res = {};
+    hipChannelFormatDesc channels = {};
+    switch (r->resType) {
+        case HIP_RESOURCE_TYPE_ARRAY:
+            res.resType = hipResourceTypeArray, res.res.array.array = r->res.array.hArray;
+            if (r->res.array.hArray != nullptr) channels = r->res.array.hArray->desc;
+            break;
+        case HIP_RESOURCE_TYPE_LINEAR:
+            channels = porter_tex::channels_of(r->res.linear.format, r->res.linear.numChannels);
+            res.resType = hipResourceTypeLinear, res.res.linear.devPtr = reinterpret_cast<void*>(r->res.linear.devPtr);
+            res.res.linear.desc = channels, res.res.linear.sizeInBytes = r->res.linear.sizeInBytes;
+            break;
+        case HIP_RESOURCE_TYPE_PITCH2D:
+            channels = porter_tex::channels_of(r->res.pitch2D.format, r->res.pitch2D.numChannels);
+            res.resType = hipResourceTypePitch2D;
+            res.res.pitch2D.devPtr = reinterpret_cast<void*>(r->res.pitch2D.devPtr), res.res.pitch2D.desc = channels;
+            res.res.pitch2D.width = r->res.pitch2D.width, res.res.pitch2D.height = r->res.pitch2D.height;
+            res.res.pitch2D.pitchInBytes = r->res.pitch2D.pitchInBytes;
+            break;
+        default: return hipErrorNotSupported;  // mipmapped arrays
+    }
+    hipTextureDesc td = {};
+    for (int i = 0; i < 3; ++i) td.addressMode[i] = static_cast<hipTextureAddressMode>(t->addressMode[i]);
+    td.filterMode = static_cast<hipTextureFilterMode>(t->filterMode);
+    td.normalizedCoords = (t->flags & HIP_TRSF_NORMALIZED_COORDINATES) ? 1 : 0;
+    const bool integer_texels = channels.f == hipChannelFormatKindSigned || channels.f == hipChannelFormatKindUnsigned;
+    td.readMode = integer_texels && !(t->flags & HIP_TRSF_READ_AS_INTEGER) ? hipReadModeNormalizedFloat
+                                                                             : hipReadModeElementType;
+    for (int i = 0; i < 4; ++i) td.borderColor[i] = t->borderColor[i];
+    td.maxAnisotropy = t->maxAnisotropy;
+    return porter_tex_create_object(out, &res, &td, nullptr);
+}
+
 // ---- device side: the tex*/surf* functions ---------------------------------------------------------------------
 namespace porter_tex {
 // float results (float, float1, float2, float4) go through sample(); everything else reads the texel as T

@@ -724,3 +724,84 @@ def test_ported_cubemap_textures_compile_for_gfx942_and_with_rocm_52(tmp_path: P
     for hipcc in (newer_hipcc(), system_hipcc()):
         proc = hipcc.compile(ported)
         assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"
+
+
+DRIVER_TEXTURES = b"""#include <cuda.h>
+#include <cstdio>
+CUresult run(CUfunction kernel, const float* host, unsigned width, unsigned height, CUdeviceptr out) {
+    CUarray array;
+    CUDA_ARRAY_DESCRIPTOR desc;
+    desc.Format = CU_AD_FORMAT_FLOAT;
+    desc.NumChannels = 1;
+    desc.Width = width;
+    desc.Height = height;
+    cuArrayCreate(&array, &desc);
+    CUDA_MEMCPY2D copy = {};
+    copy.srcMemoryType = CU_MEMORYTYPE_HOST;
+    copy.srcHost = host;
+    copy.srcPitch = width * sizeof(float);
+    copy.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    copy.dstArray = array;
+    copy.WidthInBytes = copy.srcPitch;
+    copy.Height = height;
+    cuMemcpy2D(&copy);
+    CUDA_RESOURCE_DESC res = {};
+    res.resType = CU_RESOURCE_TYPE_ARRAY;
+    res.res.array.hArray = array;
+    CUDA_TEXTURE_DESC tex = {};
+    tex.addressMode[0] = tex.addressMode[1] = CU_TR_ADDRESS_MODE_WRAP;
+    tex.filterMode = CU_TR_FILTER_MODE_LINEAR;
+    tex.flags = CU_TRSF_NORMALIZED_COORDINATES;
+    CUtexObject texture;
+    CUresult made = cuTexObjectCreate(&texture, &res, &tex, NULL);
+    void* args[] = {&out, &width, &height, &texture};
+    CUresult launched = cuLaunchKernel(kernel, width / 8, height / 8, 1, 8, 8, 1, 0, NULL, args, NULL);
+    cuTexObjectDestroy(texture);
+    cuArrayDestroy(array);
+    return made != CUDA_SUCCESS ? made : launched;
+}
+"""
+DRIVER_TEXTURE_KERNEL = b"""#include <cuda_runtime.h>
+extern "C" __global__ void transform(float* out, int width, int height, cudaTextureObject_t tex) {
+    unsigned x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    out[y * width + x] = tex2D<float>(tex, (x + 0.5f) / width, (y + 0.5f) / height);
+}
+"""
+
+
+def test_driver_api_textures_move_to_the_shim_without_image_support() -> None:
+    """cuda-samples' simpleTextureDrv: an array made with cuArrayCreate, filled with cuMemcpy2D, sampled through
+    a cuTexObjectCreate texture that the kernel (a module) reads with tex2D."""
+    host, result = _translated(DRIVER_TEXTURES, "gfx942")
+    for expected in ("porter_tex_array_t array;", "porter_cu_array_create(&array, &desc)", "porter_cu_memcpy2d copy = {}",
+                     "copy.dstMemoryType = hipMemoryTypeArray", "porter_cu_memcpy_2d(&copy)",
+                     "porter_cu_resource_desc res = {}", "HIP_TEXTURE_DESC tex = {}", "porter_tex_object_t texture;",
+                     "porter_cu_tex_object_create(&texture, &res, &tex, NULL)", "porter_tex_destroy_object(texture)",
+                     "porter_cu_array_destroy(array)"):
+        assert expected in host, expected
+    assert not result.unconverted
+    kernel, _ = _translated(DRIVER_TEXTURE_KERNEL, "gfx942")
+    assert "porter_tex_object_t tex" in kernel and "porter_tex2D<float>(tex," in kernel
+    assert "texture.x" not in host  # (a variable named `texture` is not the texture<> template)
+    kept, _ = _translated(DRIVER_TEXTURES, "gfx90a")  # image support: HIP's own driver-API textures
+    assert "hipTexObjectCreate(&texture" in kept and "porter_" not in kept
+
+
+@pytest.mark.hipcc
+def test_ported_driver_api_textures_compile_for_gfx942_and_with_rocm_52(tmp_path: Path) -> None:
+    for name, source in (("host.cpp", DRIVER_TEXTURES), ("kernel.cu", DRIVER_TEXTURE_KERNEL)):
+        (tmp_path / name.split(".")[0]).mkdir()
+        ported = _port_tree(tmp_path / name.split(".")[0], source, "gfx942", name)
+        for hipcc in (newer_hipcc(), system_hipcc()):
+            proc = hipcc.compile(ported)
+            assert proc.returncode == 0, f"{name}, {hipcc.label}:\n{proc.stderr}"
+
+
+def test_a_variable_named_texture_is_not_the_texture_reference_template() -> None:
+    src = (b"#include <cuda_runtime.h>\ntexture<float, 2, cudaReadModeElementType> image;\n"
+           b"__global__ void k(cudaTextureObject_t texture, float* o) { o[0] = tex2D<float>(texture, 0.5f, 0.5f); }\n"
+           b"struct Material { cudaTextureObject_t texture; };\n")
+    out, _ = _translated(src, "gfx942")
+    assert "static __device__ porter_tex_ref<float, 2, hipReadModeElementType> image;" in out
+    assert "k(porter_tex_object_t texture, float* o)" in out and "porter_tex2D<float>(texture," in out
+    assert "porter_tex_object_t texture; };" in out

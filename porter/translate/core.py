@@ -534,6 +534,8 @@ class _Translation:
             if entry is not None and name in self.map.ocp_fp8 and self._fp8_format() != "fnuz":
                 entry = self.map.ocp_fp8[name]
             if (name in self.map.no_image or name in self.map.no_image_agent) and not self._image_support():
+                if name == "texture" and not re.match(rb"\s*<", self.source[end : end + 64]):
+                    continue  # a variable or member named `texture`, not CUDA's texture<T, dim, mode> template
                 if name in self.map.no_image_agent:
                     what = self.map.no_image_agent[name]
                     self._unconverted(name, start, Reason.NEEDS_AGENT, "texture",
