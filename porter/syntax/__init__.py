@@ -14,6 +14,7 @@ from porter.syntax.lexing import (
     first_char_alternation,
     in_spans,
     map_layout,
+    split_top_level,
 )
 from porter.syntax.trees import (
     LANGUAGE,
@@ -29,5 +30,5 @@ from porter.syntax.trees import (
 
 __all__ = [
     "LANGUAGE", "Layout", "LineIndex", "MappedLayout", "PieceKind", "error_lines", "first_char_alternation", "in_spans", "keywords",
-    "load_query", "map_layout", "matches", "parse", "parse_ranges", "parser", "query",
+    "load_query", "map_layout", "matches", "parse", "parse_ranges", "parser", "query", "split_top_level",
 ]

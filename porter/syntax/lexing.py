@@ -463,3 +463,23 @@ def map_layout(layout: Layout, edits: list, output: bytes) -> MappedLayout | Non
 
     mapped = [Piece(moved(p.start), moved(p.end), p.kind) for p in pieces]
     return MappedLayout(output, new_code, mapped)
+
+
+def split_top_level(text: str, opening: str = "([{<", closing: str = ")]}>") -> list[str]:
+    """`text` split at the commas outside the given brackets, each part stripped (an empty last part dropped):
+    `"a, f(b, c), {d, e}"` -> ["a", "f(b, c)", "{d, e}"]."""
+    parts, depth, current = [], 0, []
+    for ch in text:
+        if ch in opening:
+            depth += 1
+        elif ch in closing:
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+        else:
+            current.append(ch)
+    if "".join(current).strip():
+        parts.append("".join(current).strip())
+    return parts
+

@@ -195,20 +195,7 @@ def _clobbers(node: tree_sitter.Node, source: bytes) -> list[str]:
 
 
 def _split_operands(rest: str) -> list[str]:
-    parts, depth, current = [], 0, []
-    for ch in rest:
-        if ch in "{[":
-            depth += 1
-        elif ch in "}]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append("".join(current).strip())
-            current = []
-        else:
-            current.append(ch)
-    if "".join(current).strip():
-        parts.append("".join(current).strip())
-    return parts
+    return syntax.split_top_level(rest, "{[", "}]")
 
 
 def _instruction(text: str, ops: list[Operand], memory_clobber: bool) -> list[str]:

@@ -26,6 +26,7 @@ from porter.build import (
     choose_compile_arch,
     walk_files,
 )
+from porter.syntax import split_top_level
 from porter.targets import TargetProfile
 from porter.translate import TranslateOptions, translate
 from porter.tune import launches as launch_mod
@@ -195,18 +196,7 @@ def split_demangled(name: str) -> tuple[str, tuple[str, ...]]:
     targs = m.group("targs")
     if not targs:
         return base, ()
-    out, depth, cur = [], 0, ""
-    for ch in targs:
-        if ch in "<(":
-            depth += 1
-        elif ch in ">)":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    out.append(cur.strip())
+    out = split_top_level(targs, "<(", ">)")
     # `(unsigned int)256` / `256u` -> 256: launches write the plain number
     return base, tuple(re.sub(r"^\([\w ]+\)|(?<=\d)[uUlL]+$", "", a) for a in out)
 
