@@ -1065,6 +1065,9 @@ class _Translation:
         if b"asm" not in self.source:
             return
         layout = self.layout
+        # the renames so far, by position: an asm's operands take those inside them (_edited_text)
+        self._renames = sorted(self.edits, key=itemgetter(0, 1))
+        self._rename_starts = [e.start for e in self._renames]
         for m in ASM_KEYWORD.finditer(self.source):
             if layout.in_comment_or_literal(m.start()) or not ASM_STATEMENT.match(self.source, m.end()):
                 continue
@@ -1083,9 +1086,7 @@ class _Translation:
                                   f"inline PTX `{found.missing}` has no HIP translation ({found.why}): rewrite "
                                   "with HIP intrinsics or __builtin_amdgcn_*")
                 continue
-            start, end = span
-            if any(start <= e.start and e.end <= end for e in self.edits):  # taken into the operands' text
-                self.edits = [e for e in self.edits if not (start <= e.start and e.end <= end)]
+            start, end = span  # (renames inside it are in the operands' text; _apply drops the overlapped edits)
             self.edits.append(Edit(start, end, found.text().encode()))
             self.result.conversions.append(Conversion("inline-ptx", "asm: " + "; ".join(found.instructions),
                                                       found.text(), self.lines.line(m.start())))
@@ -1108,15 +1109,23 @@ class _Translation:
     def _asm_with_macro_constraints(self, offset: int) -> tuple[tuple[int, int], Rewrite] | None:
         """`asm(... : __PTR(ptr))` with `#define __PTR "l"` in the file: read through the macro (inline_ptx)."""
         found = rewrite_with_string_macros(self.source, offset)
-        if found is None or any(offset <= e.start < found[0] for e in self.edits):
+        if found is None or self._renames_within(offset, found[0]):
             return None  # (renames inside it would be lost)
         return (offset, found[0]), found[1]
 
+    def _renames_within(self, start: int, end: int) -> list[Edit]:
+        i = bisect.bisect_left(self._rename_starts, start)
+        out = []
+        while i < len(self._renames) and self._renames[i].start < end:
+            if self._renames[i].end <= end:
+                out.append(self._renames[i])
+            i += 1
+        return out
+
     def _edited_text(self, start: int, end: int) -> str:
         """source[start:end] with the edits that fall inside it applied (an asm operand's renamed names)."""
-        inside = sorted((e for e in self.edits if start <= e.start and e.end <= end), key=lambda e: (e.start, e.end))
         out, pos = [], start
-        for e in inside:
+        for e in self._renames_within(start, end):
             if e.start < pos:
                 continue
             out += [self.source[pos : e.start], e.text]

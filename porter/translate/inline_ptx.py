@@ -92,12 +92,12 @@ def rewrite(node: tree_sitter.Node, source: bytes,
     template = _template(node, source)
     if template is None:
         return Rewrite(None, (), "asm", "the template is not a plain string literal (a macro in it?)")
-    shown = tuple(i.strip() for i in template.replace("%%", "%").replace("\n", ";").split(";") if i.strip())
+    shown = tuple(_split_instructions(template.replace("%%", "%")))
     if not shown:
         return Rewrite(None, shown, "asm", "the template is empty")
     operands = _operands(node, source, text_of)
     if operands is None:
-        return Rewrite(None, shown, shown[0].split(" ")[0], "an operand has a constraint porter does not read")
+        return Rewrite(None, shown, _opcode(shown[0]), "an operand has a constraint porter does not read")
     named = {name: i for i, (name, _) in enumerate(operands) if name}
     ops = [op for _, op in operands]
     memory_clobber = any(c == "memory" for c in _clobbers(node, source))
@@ -105,19 +105,26 @@ def rewrite(node: tree_sitter.Node, source: bytes,
     try:
         marked = _REF.sub(lambda m: f"\x00{_ref_index(m.group(1), named, len(ops))}\x00", template)
     except _Unsupported as e:
-        return Rewrite(None, shown, shown[0].split(" ")[0], e.why)
-    marked = marked.replace("%%", "%")
-    instructions = [i.strip() for i in marked.replace("\n", ";").split(";")]
-    instructions = [i for i in instructions if i]
+        return Rewrite(None, shown, _opcode(shown[0]), e.why)
+    instructions = _split_instructions(marked.replace("%%", "%"))
     try:
         statements = [s for i in instructions for s in _instruction(i, ops, memory_clobber)]
     except _Unsupported as e:
-        return Rewrite(None, shown, _shown(e.instruction).split(" ")[0], e.why)
+        return Rewrite(None, shown, _opcode(_shown(e.instruction)), e.why)
     repeated = [op.text for i, op in enumerate(ops) if marked.count(f"\x00{i}\x00") > 1 and _has_effects(op.text)]
     if repeated:
-        return Rewrite(None, shown, shown[0].split(" ")[0],
+        return Rewrite(None, shown, _opcode(shown[0]),
                        f"operand `{repeated[0]}` is used more than once and may have side effects")
     return Rewrite(tuple(statements), shown)
+
+
+def _split_instructions(template: str) -> list[str]:
+    """The instructions of a template: separated by `;` or a newline, blank ones left out."""
+    return [i.strip() for i in template.replace("\n", ";").split(";") if i.strip()]
+
+
+def _opcode(instruction: str) -> str:
+    return instruction.split(" ")[0]
 
 
 def _has_effects(expr: str) -> bool:
@@ -129,7 +136,7 @@ _DOTLESS_PTX = frozenset({"trap", "exit", "ret", "brkpt", "pmevent", "nanosleep"
 
 def looks_like_ptx(instructions: tuple[str, ...]) -> bool:
     """PTX opcodes carry dotted qualifiers (`mov.u32`, `membar.gl`) but for a few; x86's (`cpuid`, `movl`) do not."""
-    return any("." in i.split(" ")[0] or i.split(" ")[0] in _DOTLESS_PTX or i.startswith(("{", "@")) for i in instructions)
+    return any("." in _opcode(i) or _opcode(i) in _DOTLESS_PTX or i.startswith(("{", "@")) for i in instructions)
 
 
 def _shown(instruction: str) -> str:
@@ -338,8 +345,6 @@ def _address(arg: str, ops: list[Operand], text: str, c_type: str, const: bool) 
 def _access(quals: list[str], text: str) -> tuple[str, list[str], str, str | None, str | None, bool]:
     """(element type, vector shape, state space, ordering, scope, volatile) from ld/st qualifiers."""
     table = ptx_table()
-    if len(quals) >= 2 and quals[-1] in ("v2", "v4") and quals[-2] in table.types:
-        quals = [*quals[:-2], quals[-1], quals[-2]]  # `ld.global.cg.f32.v2`, which ptxas takes as `.v2.f32`
     space, order, scope, volatile, vector = "generic", None, None, False, ""
     for q in quals[:-1]:
         if q in ("global", "shared", "local", "const", "param", "shared::cta", "shared::cluster"):
@@ -368,7 +373,7 @@ def _load_store(opcode: str, args: list[str], ops: list[Operand], text: str) -> 
     table = ptx_table()
     head, quals = _qualifiers(opcode)
     if len(quals) >= 2 and quals[-1] in ("v2", "v4") and quals[-2] in table.types:
-        quals = [*quals[:-2], quals[-1], quals[-2]]
+        quals = [*quals[:-2], quals[-1], quals[-2]]  # `ld.global.cg.f32.v2`, which ptxas takes as `.v2.f32`
     element, vector, _, order, scope, volatile = _access(quals, text)
     if len(args) != 2:
         raise _Unsupported(text, f"`{opcode}` with {len(args)} operands (a cache policy?) is not rewritten")
@@ -399,8 +404,8 @@ def _load_store(opcode: str, args: list[str], ops: list[Operand], text: str) -> 
         if volatile:
             raise _Unsupported(text, "volatile vector accesses are not rewritten")
         if head == "ld" and coherent:
-            if _has_effects(_operand(_ADDRESS.fullmatch(where).group(1), ops, text).text if _ADDRESS.fullmatch(where)
-                            else "("):
+            base = _ADDRESS.fullmatch(where)
+            if base is None or _has_effects(_operand(base.group(1), ops, text).text):
                 raise _Unsupported(text, "the address of a coherent vector load is read once per element here")
             dests = [_lvalue(p, ops, text) for p in parts]
             each = _address(where, ops, text, scalar, False)
@@ -542,6 +547,7 @@ _STRING_MACRO = re.compile(rb'^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+("[^"\\\n]*")
 _TOKEN = re.compile(rb'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|//[^\n]*|/\*.*?\*/|[()]', re.S)
 
 
+@functools.lru_cache(maxsize=8)
 def string_macros(source: bytes) -> dict[bytes, bytes]:
     """Object-like macros defined as one string literal (`#define __PTR "l"`). A name defined both "l" and "r" (a
     pointer constraint chosen by `#if __LP64__`) reads "l": ROCm hosts are 64-bit. Other conflicts are left out."""
