@@ -22,6 +22,17 @@ def _port(source: str, rocm: RocmVersion | None, target: str = "gfx90a") -> tupl
     return result.output.decode(), result.unconverted
 
 
+def _build(ported: str, name: str, compiler: Compiler, tmp_path: Path) -> tuple[Path, list[str]]:
+    """The port written as `name` with the shims it needs, compiled (the test fails if it does not); the path and
+    the shims installed."""
+    path = tmp_path / name
+    path.write_text(ported)
+    installed = install_shims(tmp_path, [path], compiler.rocm)[name]
+    proc = compiler.compile(path)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return path, installed
+
+
 LEGACY_LAUNCH = """#include <cuda.h>
 #include <cstdio>
 int main() {
@@ -53,11 +64,8 @@ def test_cuda3_driver_launches_go_through_the_legacy_launch_shim(compiler: Compi
                      "porter_func_set_block_shape(f, 16, 16, 1)", "porter_launch_grid_async(f, 4, 4, 0)",
                      "porter_func_set_cache_config(f, hipFuncCachePreferL1)"):
         assert expected in out, expected
-    path = tmp_path / "burn.hip"
-    path.write_text(out)
-    assert "porter_legacy_launch" in install_shims(tmp_path, [path], compiler.rocm)["burn.hip"]
-    proc = compiler.compile(path)
-    assert proc.returncode == 0, proc.stderr[-4000:]
+    path, installed = _build(out, "burn.hip", compiler, tmp_path)
+    assert "porter_legacy_launch" in installed
     if (run := compiler.run_on_host(path)) is not None:  # offsets past cuParamSetSize and empty shapes refused
         assert run.stdout.split() == ["0", "0", "0", "0", "0", "1", "0", "1", "0", "0", "1"], run.stdout + run.stderr
 
@@ -86,11 +94,7 @@ def test_nvtx_builds_with_or_without_roctracer(compiler: Compiler | None, tmp_pa
     assert not leftovers, leftovers
     assert "roctracer/roctx.h" not in out and "porter_roctx_name(s, \"main stream\")" in out
     assert "roctxRangePush(s)" in out and "roctx_range_id_t id = roctxRangeStartA(\"phase\")" in out
-    path = tmp_path / "ranges.hip"
-    path.write_text(out)
-    assert "porter_roctx" in install_shims(tmp_path, [path], compiler.rocm)["ranges.hip"]
-    proc = compiler.compile(path)
-    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert "porter_roctx" in _build(out, "ranges.hip", compiler, tmp_path)[1]
 
 
 def test_a_header_that_includes_hipblas_gets_hipblas_v2_first() -> None:
@@ -135,8 +139,4 @@ def test_shared_memory_carveout_values_keep_cudas_numbers(compiler: Compiler | N
     out, leftovers = _port(CARVEOUT, compiler.rocm)
     assert not leftovers, leftovers
     assert "porter_sharedmem_carveout_max_shared" in out
-    path = tmp_path / "carve.hip"
-    path.write_text(out)
-    install_shims(tmp_path, [path], compiler.rocm)
-    proc = compiler.compile(path)
-    assert proc.returncode == 0, proc.stderr[-4000:]
+    _build(out, "carve.hip", compiler, tmp_path)
