@@ -71,6 +71,20 @@ __device__ __noinline__ void cuda_atom_add_u64(const In& i, Out& o) { unsigned l
 __device__ __noinline__ void cuda_atom_cas_b32(const In& i, Out& o) { unsigned old; asm volatile("atom.global.cas.b32 %0, [%1], %2, %3;" : "=r"(old) : "l"(i.ubuf + 1), "r"(i.a & 1u ? i.ubuf[1] : i.b), "r"(i.c)); o.u = old ^ i.ubuf[1] * 3u; }
 __device__ __noinline__ void cuda_atom_exch_b32(const In& i, Out& o) { unsigned old; asm volatile("atom.global.exch.b32 %0, [%1], %2;" : "=r"(old) : "l"(i.ubuf + 2), "r"(i.d)); o.u = old ^ i.ubuf[2] * 3u; }
 __device__ __noinline__ void cuda_multi_lop3_prmt(const In& i, Out& o) { unsigned r; asm("lop3.b32 %0, %1, %2, %3, 0x96;\n\t" "prmt.b32 %0, %0, %2, 0x5410;" : "=r"(r) : "r"(i.a), "r"(i.b), "r"(i.c)); o.u = r; }
+__device__ __noinline__ void cuda_bfind_u32(const In& i, Out& o) { unsigned r; asm("bfind.u32 %0, %1;" : "=r"(r) : "r"(i.a >> (i.b & 31u))); o.u = r; }
+__device__ __noinline__ void cuda_bfind_s32(const In& i, Out& o) { unsigned r; asm("bfind.s32 %0, %1;" : "=r"(r) : "r"((int)i.a >> (i.b & 31u))); o.u = r; }
+__device__ __noinline__ void cuda_bfind_u64(const In& i, Out& o) { unsigned r; asm("bfind.u64 %0, %1;" : "=r"(r) : "l"(i.x >> (i.b & 63u))); o.u = r; }
+__device__ __noinline__ void cuda_bfind_s64(const In& i, Out& o) { unsigned r; asm("bfind.s64 %0, %1;" : "=r"(r) : "l"((long long)i.x >> (i.b & 63u))); o.u = r; }
+__device__ __noinline__ void cuda_cvt_u32_u64(const In& i, Out& o) { unsigned r; asm("cvt.u32.u64 %0, %1;" : "=r"(r) : "l"(i.x)); o.u = r; }
+__device__ __noinline__ void cuda_cvt_s64_s32(const In& i, Out& o) { long long r; asm("cvt.s64.s32 %0, %1;" : "=l"(r) : "r"(i.a)); o.x = (unsigned long long)r; }
+__device__ __noinline__ void cuda_ld_cg_u32(const In& i, Out& o) { unsigned v; asm volatile("ld.global.cg.u32 %0, [%1+4];" : "=r"(v) : "l"(i.ubuf)); o.u = v; }
+__device__ __noinline__ void cuda_ld_cv_v2_u32(const In& i, Out& o) { unsigned v0, v1; asm volatile("ld.global.cv.v2.u32 {%0, %1}, [%2];" : "=r"(v0), "=r"(v1) : "l"(i.ubuf + 2)); o.x = ((unsigned long long)v0 << 32) | v1; }
+__device__ __noinline__ void cuda_shfl_sync_bfly(const In& i, Out& o) { unsigned r; asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(i.a), "r"(i.b & 31u)); o.u = r; }
+__device__ __noinline__ void cuda_shfl_sync_bfly_w8(const In& i, Out& o) { unsigned r; asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x181f, 0xffffffff;" : "=r"(r) : "r"(i.a), "r"(i.b & 7u)); o.u = r; }
+__device__ __noinline__ void cuda_shfl_sync_down_f(const In& i, Out& o) { float r; asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x101f, 0xffffffff;" : "=f"(r) : "f"(i.f), "r"(i.b % 20u)); o.u = __float_as_uint(r); }
+__device__ __noinline__ void cuda_shfl_sync_up(const In& i, Out& o) { unsigned r; asm volatile("shfl.sync.up.b32 %0, %1, %2, 0x0, 0xffffffff;" : "=r"(r) : "r"(i.a), "r"(i.b % 40u)); o.u = r; }
+__device__ __noinline__ void cuda_shfl_sync_idx(const In& i, Out& o) { unsigned r; asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(i.a), "r"(i.b)); o.u = r; }
+__device__ __noinline__ void cuda_shfl_sync_idx_w4(const In& i, Out& o) { unsigned r; asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1c1f, 0xffffffff;" : "=r"(r) : "r"(i.a), "r"(i.b)); o.u = r; }
 __device__ __noinline__ void cuda_ex2_approx(const In& i, Out& o) { float r; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(i.f)); o.u = __float_as_uint(r); }
 __device__ __noinline__ void cuda_rcp_approx(const In& i, Out& o) { float r; asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(i.f)); o.u = __float_as_uint(r); }
 __device__ __noinline__ void cuda_rsqrt_approx(const In& i, Out& o) { float r; asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(fabsf(i.f))); o.u = __float_as_uint(r); }
@@ -139,14 +153,28 @@ __device__ __noinline__ void hip_atom_add_u64(const In& i, Out& o) { unsigned lo
 __device__ __noinline__ void hip_atom_cas_b32(const In& i, Out& o) { unsigned old; old = atomicCAS((unsigned int*)((i.ubuf + 1)), static_cast<unsigned int>((i.a & 1u ? i.ubuf[1] : i.b)), static_cast<unsigned int>(i.c)); o.u = old ^ i.ubuf[1] * 3u; }
 __device__ __noinline__ void hip_atom_exch_b32(const In& i, Out& o) { unsigned old; old = atomicExch((unsigned int*)((i.ubuf + 2)), static_cast<unsigned int>(i.d)); o.u = old ^ i.ubuf[2] * 3u; }
 __device__ __noinline__ void hip_multi_lop3_prmt(const In& i, Out& o) { unsigned r; { r = porter_lop3(i.a, i.b, i.c, 0x96u); r = porter_prmt(r, i.b, 0x5410u); } o.u = r; }
+__device__ __noinline__ void hip_bfind_u32(const In& i, Out& o) { unsigned r; r = porter_bfind_u32((i.a >> (i.b & 31u))); o.u = r; }
+__device__ __noinline__ void hip_bfind_s32(const In& i, Out& o) { unsigned r; r = porter_bfind_s32(((int)i.a >> (i.b & 31u))); o.u = r; }
+__device__ __noinline__ void hip_bfind_u64(const In& i, Out& o) { unsigned r; r = porter_bfind_u64((i.x >> (i.b & 63u))); o.u = r; }
+__device__ __noinline__ void hip_bfind_s64(const In& i, Out& o) { unsigned r; r = porter_bfind_s64(((long long)i.x >> (i.b & 63u))); o.u = r; }
+__device__ __noinline__ void hip_cvt_u32_u64(const In& i, Out& o) { unsigned r; r = static_cast<unsigned>(i.x); o.u = r; }
+__device__ __noinline__ void hip_cvt_s64_s32(const In& i, Out& o) { long long r; r = static_cast<long long>(static_cast<int>(i.a)); o.x = (unsigned long long)r; }
+__device__ __noinline__ void hip_ld_cg_u32(const In& i, Out& o) { unsigned v; v = __hip_atomic_load((unsigned int*)((const char*)(i.ubuf) + 4), __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT); o.u = v; }
+__device__ __noinline__ void hip_ld_cv_v2_u32(const In& i, Out& o) { unsigned v0, v1; { v0 = __hip_atomic_load(((unsigned int*)((i.ubuf + 2))) + 0, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM); v1 = __hip_atomic_load(((unsigned int*)((i.ubuf + 2))) + 1, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM); } o.x = ((unsigned long long)v0 << 32) | v1; }
+__device__ __noinline__ void hip_shfl_sync_bfly(const In& i, Out& o) { unsigned r; r = __shfl_xor_sync(0xffffffffffffffffULL, i.a, (i.b & 31u), 32); o.u = r; }
+__device__ __noinline__ void hip_shfl_sync_bfly_w8(const In& i, Out& o) { unsigned r; r = __shfl_xor_sync(0xffffffffffffffffULL, i.a, (i.b & 7u), 8); o.u = r; }
+__device__ __noinline__ void hip_shfl_sync_down_f(const In& i, Out& o) { float r; r = __shfl_down_sync(0xffffffffffffffffULL, i.f, (i.b % 20u), 16); o.u = __float_as_uint(r); }
+__device__ __noinline__ void hip_shfl_sync_up(const In& i, Out& o) { unsigned r; r = __shfl_up_sync(0xffffffffffffffffULL, i.a, (i.b % 40u), 32); o.u = r; }
+__device__ __noinline__ void hip_shfl_sync_idx(const In& i, Out& o) { unsigned r; r = __shfl_sync(0xffffffffffffffffULL, i.a, i.b, 32); o.u = r; }
+__device__ __noinline__ void hip_shfl_sync_idx_w4(const In& i, Out& o) { unsigned r; r = __shfl_sync(0xffffffffffffffffULL, i.a, i.b, 4); o.u = r; }
 __device__ __noinline__ void hip_ex2_approx(const In& i, Out& o) { float r; r = exp2f(i.f); o.u = __float_as_uint(r); }
 __device__ __noinline__ void hip_rcp_approx(const In& i, Out& o) { float r; r = __frcp_rn(i.f); o.u = __float_as_uint(r); }
 __device__ __noinline__ void hip_rsqrt_approx(const In& i, Out& o) { float r; r = rsqrtf((fabsf(i.f))); o.u = __float_as_uint(r); }
 __device__ __noinline__ void hip_tanh_approx(const In& i, Out& o) { float r; r = tanhf(i.f); o.u = __float_as_uint(r); }
 // ---- the driver (check_main.cu.in): both forms over the same operands, compared bit for bit
 typedef void (*Fn)(const In&, Out&);
-__device__ Fn cuda_fns[] = {cuda_prmt, cuda_lop3_00, cuda_lop3_01, cuda_lop3_1e, cuda_lop3_6a, cuda_lop3_80, cuda_lop3_96, cuda_lop3_b4, cuda_lop3_ca, cuda_lop3_e8, cuda_lop3_f8, cuda_lop3_fe, cuda_lop3_ff, cuda_bfe_u32, cuda_bfe_s32, cuda_bfe_u64, cuda_bfe_s64, cuda_bfi_b32, cuda_bfi_b64, cuda_brev_b32, cuda_brev_b64, cuda_popc_b32, cuda_popc_b64, cuda_clz_b32, cuda_clz_b64, cuda_shf_l_wrap, cuda_shf_l_clamp, cuda_shf_r_wrap, cuda_shf_r_clamp, cuda_mul_hi_u32, cuda_mul_hi_s32, cuda_mul_hi_u64, cuda_mul_hi_s64, cuda_mul_wide_u32, cuda_mul_wide_s32, cuda_mad_lo_s32, cuda_sub_s32, cuda_add_u64, cuda_not_b32, cuda_min_u32, cuda_max_u64, cuda_fma_rn_f32, cuda_fma_rn_f32_imm, cuda_fma_rn_f64, cuda_add_f32, cuda_mul_f32, cuda_mov_b32_to_f, cuda_mov_b32_from_f, cuda_mov_pack_b32, cuda_mov_unpack_b32, cuda_mov_unpack_b64, cuda_mov_pack_b64, cuda_ld_nc_v4_f32, cuda_ld_b32_as_f, cuda_ld_u64_offset, cuda_st_v4_b32, cuda_st_cs_f32, cuda_red_add_f32, cuda_red_cta_max_u32, cuda_atom_add_u64, cuda_atom_cas_b32, cuda_atom_exch_b32, cuda_multi_lop3_prmt, cuda_ex2_approx, cuda_rcp_approx, cuda_rsqrt_approx, cuda_tanh_approx};
-__device__ Fn hip_fns[] = {hip_prmt, hip_lop3_00, hip_lop3_01, hip_lop3_1e, hip_lop3_6a, hip_lop3_80, hip_lop3_96, hip_lop3_b4, hip_lop3_ca, hip_lop3_e8, hip_lop3_f8, hip_lop3_fe, hip_lop3_ff, hip_bfe_u32, hip_bfe_s32, hip_bfe_u64, hip_bfe_s64, hip_bfi_b32, hip_bfi_b64, hip_brev_b32, hip_brev_b64, hip_popc_b32, hip_popc_b64, hip_clz_b32, hip_clz_b64, hip_shf_l_wrap, hip_shf_l_clamp, hip_shf_r_wrap, hip_shf_r_clamp, hip_mul_hi_u32, hip_mul_hi_s32, hip_mul_hi_u64, hip_mul_hi_s64, hip_mul_wide_u32, hip_mul_wide_s32, hip_mad_lo_s32, hip_sub_s32, hip_add_u64, hip_not_b32, hip_min_u32, hip_max_u64, hip_fma_rn_f32, hip_fma_rn_f32_imm, hip_fma_rn_f64, hip_add_f32, hip_mul_f32, hip_mov_b32_to_f, hip_mov_b32_from_f, hip_mov_pack_b32, hip_mov_unpack_b32, hip_mov_unpack_b64, hip_mov_pack_b64, hip_ld_nc_v4_f32, hip_ld_b32_as_f, hip_ld_u64_offset, hip_st_v4_b32, hip_st_cs_f32, hip_red_add_f32, hip_red_cta_max_u32, hip_atom_add_u64, hip_atom_cas_b32, hip_atom_exch_b32, hip_multi_lop3_prmt, hip_ex2_approx, hip_rcp_approx, hip_rsqrt_approx, hip_tanh_approx};
+__device__ Fn cuda_fns[] = {cuda_prmt, cuda_lop3_00, cuda_lop3_01, cuda_lop3_1e, cuda_lop3_6a, cuda_lop3_80, cuda_lop3_96, cuda_lop3_b4, cuda_lop3_ca, cuda_lop3_e8, cuda_lop3_f8, cuda_lop3_fe, cuda_lop3_ff, cuda_bfe_u32, cuda_bfe_s32, cuda_bfe_u64, cuda_bfe_s64, cuda_bfi_b32, cuda_bfi_b64, cuda_brev_b32, cuda_brev_b64, cuda_popc_b32, cuda_popc_b64, cuda_clz_b32, cuda_clz_b64, cuda_shf_l_wrap, cuda_shf_l_clamp, cuda_shf_r_wrap, cuda_shf_r_clamp, cuda_mul_hi_u32, cuda_mul_hi_s32, cuda_mul_hi_u64, cuda_mul_hi_s64, cuda_mul_wide_u32, cuda_mul_wide_s32, cuda_mad_lo_s32, cuda_sub_s32, cuda_add_u64, cuda_not_b32, cuda_min_u32, cuda_max_u64, cuda_fma_rn_f32, cuda_fma_rn_f32_imm, cuda_fma_rn_f64, cuda_add_f32, cuda_mul_f32, cuda_mov_b32_to_f, cuda_mov_b32_from_f, cuda_mov_pack_b32, cuda_mov_unpack_b32, cuda_mov_unpack_b64, cuda_mov_pack_b64, cuda_ld_nc_v4_f32, cuda_ld_b32_as_f, cuda_ld_u64_offset, cuda_st_v4_b32, cuda_st_cs_f32, cuda_red_add_f32, cuda_red_cta_max_u32, cuda_atom_add_u64, cuda_atom_cas_b32, cuda_atom_exch_b32, cuda_multi_lop3_prmt, cuda_bfind_u32, cuda_bfind_s32, cuda_bfind_u64, cuda_bfind_s64, cuda_cvt_u32_u64, cuda_cvt_s64_s32, cuda_ld_cg_u32, cuda_ld_cv_v2_u32, cuda_shfl_sync_bfly, cuda_shfl_sync_bfly_w8, cuda_shfl_sync_down_f, cuda_shfl_sync_up, cuda_shfl_sync_idx, cuda_shfl_sync_idx_w4, cuda_ex2_approx, cuda_rcp_approx, cuda_rsqrt_approx, cuda_tanh_approx};
+__device__ Fn hip_fns[] = {hip_prmt, hip_lop3_00, hip_lop3_01, hip_lop3_1e, hip_lop3_6a, hip_lop3_80, hip_lop3_96, hip_lop3_b4, hip_lop3_ca, hip_lop3_e8, hip_lop3_f8, hip_lop3_fe, hip_lop3_ff, hip_bfe_u32, hip_bfe_s32, hip_bfe_u64, hip_bfe_s64, hip_bfi_b32, hip_bfi_b64, hip_brev_b32, hip_brev_b64, hip_popc_b32, hip_popc_b64, hip_clz_b32, hip_clz_b64, hip_shf_l_wrap, hip_shf_l_clamp, hip_shf_r_wrap, hip_shf_r_clamp, hip_mul_hi_u32, hip_mul_hi_s32, hip_mul_hi_u64, hip_mul_hi_s64, hip_mul_wide_u32, hip_mul_wide_s32, hip_mad_lo_s32, hip_sub_s32, hip_add_u64, hip_not_b32, hip_min_u32, hip_max_u64, hip_fma_rn_f32, hip_fma_rn_f32_imm, hip_fma_rn_f64, hip_add_f32, hip_mul_f32, hip_mov_b32_to_f, hip_mov_b32_from_f, hip_mov_pack_b32, hip_mov_unpack_b32, hip_mov_unpack_b64, hip_mov_pack_b64, hip_ld_nc_v4_f32, hip_ld_b32_as_f, hip_ld_u64_offset, hip_st_v4_b32, hip_st_cs_f32, hip_red_add_f32, hip_red_cta_max_u32, hip_atom_add_u64, hip_atom_cas_b32, hip_atom_exch_b32, hip_multi_lop3_prmt, hip_bfind_u32, hip_bfind_s32, hip_bfind_u64, hip_bfind_s64, hip_cvt_u32_u64, hip_cvt_s64_s32, hip_ld_cg_u32, hip_ld_cv_v2_u32, hip_shfl_sync_bfly, hip_shfl_sync_bfly_w8, hip_shfl_sync_down_f, hip_shfl_sync_up, hip_shfl_sync_idx, hip_shfl_sync_idx_w4, hip_ex2_approx, hip_rcp_approx, hip_rsqrt_approx, hip_tanh_approx};
 struct Info { const char* name; int approx; };
 static const Info infos[] = {
   {"prmt", 0},
@@ -212,6 +240,20 @@ static const Info infos[] = {
   {"atom_cas_b32", 0},
   {"atom_exch_b32", 0},
   {"multi_lop3_prmt", 0},
+  {"bfind_u32", 0},
+  {"bfind_s32", 0},
+  {"bfind_u64", 0},
+  {"bfind_s64", 0},
+  {"cvt_u32_u64", 0},
+  {"cvt_s64_s32", 0},
+  {"ld_cg_u32", 0},
+  {"ld_cv_v2_u32", 0},
+  {"shfl_sync_bfly", 0},
+  {"shfl_sync_bfly_w8", 0},
+  {"shfl_sync_down_f", 0},
+  {"shfl_sync_up", 0},
+  {"shfl_sync_idx", 0},
+  {"shfl_sync_idx_w4", 0},
   {"ex2_approx", 1},
   {"rcp_approx", 1},
   {"rsqrt_approx", 1},

@@ -73,12 +73,17 @@ CASES: list[tuple[str, str]] = [
     ("atom_cas_b32", 'unsigned old; asm volatile("atom.global.cas.b32 %0, [%1], %2, %3;" : "=r"(old) : "l"(i.ubuf + 1), "r"(i.a & 1u ? i.ubuf[1] : i.b), "r"(i.c)); o.u = old ^ i.ubuf[1] * 3u;'),
     ("atom_exch_b32", 'unsigned old; asm volatile("atom.global.exch.b32 %0, [%1], %2;" : "=r"(old) : "l"(i.ubuf + 2), "r"(i.d)); o.u = old ^ i.ubuf[2] * 3u;'),
     ("multi_lop3_prmt", 'unsigned r; asm("lop3.b32 %0, %1, %2, %3, 0x96;\\n\\t" "prmt.b32 %0, %0, %2, 0x5410;" : "=r"(r) : "r"(i.a), "r"(i.b), "r"(i.c)); o.u = r;'),
-]
-# shuffles (every lane of the warp runs the same case, so both forms read the same neighbours). Not in check.cu
-# yet: no GPU was lent after they were written. porter's rewrite is the inverse of CUDA 13's own definitions
-# (sm_30_intrinsics.hpp: __shfl_xor_sync(mask, v, m, width) is shfl.sync.bfly with c = ((32 - width) << 8) | 0x1f);
-# move them into CASES, regenerate, and run the check on a GPU.
-PENDING_GPU: list[tuple[str, str]] = [
+    ("bfind_u32", 'unsigned r; asm("bfind.u32 %0, %1;" : "=r"(r) : "r"(i.a >> (i.b & 31u))); o.u = r;'),
+    ("bfind_s32", 'unsigned r; asm("bfind.s32 %0, %1;" : "=r"(r) : "r"((int)i.a >> (i.b & 31u))); o.u = r;'),
+    ("bfind_u64", 'unsigned r; asm("bfind.u64 %0, %1;" : "=r"(r) : "l"(i.x >> (i.b & 63u))); o.u = r;'),
+    ("bfind_s64", 'unsigned r; asm("bfind.s64 %0, %1;" : "=r"(r) : "l"((long long)i.x >> (i.b & 63u))); o.u = r;'),
+    ("cvt_u32_u64", 'unsigned r; asm("cvt.u32.u64 %0, %1;" : "=r"(r) : "l"(i.x)); o.u = r;'),
+    ("cvt_s64_s32", 'long long r; asm("cvt.s64.s32 %0, %1;" : "=l"(r) : "r"(i.a)); o.x = (unsigned long long)r;'),
+    ("ld_cg_u32", 'unsigned v; asm volatile("ld.global.cg.u32 %0, [%1+4];" : "=r"(v) : "l"(i.ubuf)); o.u = v;'),
+    ("ld_cv_v2_u32", 'unsigned v0, v1; asm volatile("ld.global.cv.v2.u32 {%0, %1}, [%2];" : "=r"(v0), "=r"(v1) : "l"(i.ubuf + 2)); o.x = ((unsigned long long)v0 << 32) | v1;'),
+    # shuffles: every lane of the warp runs the same case, so both forms read the same neighbours. porter's rewrite
+    # inverts CUDA 13's definitions (sm_30_intrinsics.hpp: __shfl_xor_sync(mask, v, m, width) is shfl.sync.bfly with
+    # c = ((32 - width) << 8) | 0x1f)
     ("shfl_sync_bfly", 'unsigned r; asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(i.a), "r"(i.b & 31u)); o.u = r;'),
     ("shfl_sync_bfly_w8", 'unsigned r; asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x181f, 0xffffffff;" : "=r"(r) : "r"(i.a), "r"(i.b & 7u)); o.u = r;'),
     ("shfl_sync_down_f", 'float r; asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x101f, 0xffffffff;" : "=f"(r) : "f"(i.f), "r"(i.b % 20u)); o.u = __float_as_uint(r);'),

@@ -65,3 +65,14 @@
 #define __HIP_MEMORY_SCOPE_WORKGROUP 0
 #define __HIP_MEMORY_SCOPE_AGENT 1
 #define __HIP_MEMORY_SCOPE_SYSTEM 2
+// __hip_atomic_load(p, __ATOMIC_RELAXED, scope) as libcu++'s relaxed atomic_ref load at that scope (ld.relaxed.gpu
+// or ld.relaxed.sys on sm_70+), so the check compares ld.cg/ld.cv with what the HIP spelling means
+#include <cuda/atomic>
+#ifndef __ATOMIC_RELAXED
+#define __ATOMIC_RELAXED 0
+#endif
+template <class T> __device__ T __hip_atomic_load(T* p, int, int scope) {
+  if (scope == __HIP_MEMORY_SCOPE_SYSTEM) return cuda::atomic_ref<T, cuda::thread_scope_system>(*p).load(cuda::memory_order_relaxed);
+  if (scope == __HIP_MEMORY_SCOPE_AGENT) return cuda::atomic_ref<T, cuda::thread_scope_device>(*p).load(cuda::memory_order_relaxed);
+  return cuda::atomic_ref<T, cuda::thread_scope_block>(*p).load(cuda::memory_order_relaxed);
+}
