@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from porter.build.compile_db import collect_flags, translation_units
+from porter.build.compile_db import collect_flags, plan_units, translation_units
 
 
 def test_cmake_includes_and_definitions(tmp_path: Path) -> None:
@@ -95,6 +95,38 @@ def test_make_conditions_branch_by_branch() -> None:
     assert "    CFLAGS += -DNEVER_READ" not in seen  # inside define ... endef
     overridden = dict(conditioned_lines('PRECISION = FP16\nifeq "$(PRECISION)" "FP16"\nA = 1\nendif\n'))
     assert overridden["A = 1"] is Branch.TAKEN
+
+
+def test_sources_a_plain_make_does_not_build_are_not_units(tmp_path: Path) -> None:
+    """llm.c: `$(NVCC_CUDNN): llmc/cudnn_att.cpp`, with NVCC_CUDNN set only under USE_CUDNN=1, is not built by a
+    plain make (it needs cuDNN's frontend); train_gpt2.cu is built although profile_gpt2.cu includes it; a source
+    the Makefile never names is planned as before."""
+    from porter.build.make_conditions import source_mentions
+
+    makefile = (
+        "USE_CUDNN ?= 0\nNVCC_CUDNN =\nifeq ($(USE_CUDNN), 1)\n  NVCC_CUDNN = $(BUILD_DIR)/cudnn_att.o\nendif\n"
+        "ifeq ($(USE_MPI), 1)\n  EXTRA = mpi_part.cu\nendif\n"
+        "$(NVCC_CUDNN): llmc/cudnn_att.cpp\n\t$(NVCC) -c $< -o $@\n"
+        "train_gpt2cu: train_gpt2.cu $(NVCC_CUDNN)\n\t$(NVCC) $^ -o $@\n"
+        "profile_gpt2cu: profile_gpt2.cu $(NVCC_CUDNN)\n\t$(NVCC) $^ -o $@\n")
+    mentions = source_mentions(makefile)
+    assert (mentions["llmc/cudnn_att.cpp"].read, mentions["mpi_part.cu"].read) == (False, False)
+    assert mentions["train_gpt2.cu"].compiled and mentions["profile_gpt2.cu"].compiled
+    (tmp_path / "llmc").mkdir()
+    (tmp_path / "Makefile").write_text(makefile)
+    (tmp_path / "llmc" / "cudnn_att.cpp").write_text("#include <hip/hip_runtime.h>\n")
+    (tmp_path / "mpi_part.cu").write_text("")
+    (tmp_path / "train_gpt2.cu").write_text("int main() { return 0; }\n")
+    (tmp_path / "profile_gpt2.cu").write_text('#define main train_main\n#include "train_gpt2.cu"\n')
+    (tmp_path / "kernel.cu").write_text("")
+    (tmp_path / "bfs.cu").write_text('#include "kernel.cu"\n')
+    plan = plan_units(tmp_path)
+    assert sorted(p.name for p in plan.units) == ["bfs.cu", "profile_gpt2.cu", "train_gpt2.cu"]
+    assert plan.skipped["llmc/cudnn_att.cpp"] == "Makefile builds it only under a condition a plain `make` does not meet"
+    assert plan.skipped["mpi_part.cu"].startswith("Makefile builds it only")
+    assert plan.skipped["kernel.cu"].startswith("included by bfs.cu")
+    (tmp_path / "CMakeLists.txt").write_text("project(x CUDA)\n")  # CMake says what it builds its own way
+    assert "mpi_part.cu" not in plan_units(tmp_path).skipped
 
 
 def test_compile_commands_remapped_to_output_tree(tmp_path: Path) -> None:

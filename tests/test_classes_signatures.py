@@ -345,3 +345,44 @@ def test_driver_occupancy_without_a_callback_drops_it(compiler: Compiler | None,
     with_callback = DRIVER_OCCUPANCY.replace("fn, 0, 2 * 32", "fn, smem, 2 * 32")
     _, leftovers = _port(with_callback, compiler.rocm)
     assert [u.name for u in leftovers if u.family == "signature"] == ["cuOccupancyMaxPotentialBlockSize"]
+
+
+SCALE_TYPE = textwrap.dedent("""\
+    #include <cublasLt.h>
+    cublasStatus_t same(cublasComputeType_t c) {  // llm.c's matmul.cuh: sets the type it was made with
+      cublasLtMatmulDesc_t desc;
+      cublasLtMatmulDescCreate(&desc, c, CUDA_R_32F);
+      cublasDataType_t scale_type = CUDA_R_32F;
+      return cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_SCALE_TYPE, &scale_type, sizeof(scale_type));
+    }
+    void other(cublasComputeType_t c) {
+      cublasLtMatmulDesc_t desc;
+      cublasLtMatmulDescCreate(&desc, c, CUDA_R_32F);
+      cudaDataType_t scale_type = CUDA_R_16F;
+      cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_SCALE_TYPE, &scale_type, sizeof scale_type);
+    }
+    void changed(cublasComputeType_t c, bool half) {
+      cublasLtMatmulDesc_t desc;
+      cublasLtMatmulDescCreate(&desc, c, CUDA_R_32F);
+      cudaDataType_t scale_type = CUDA_R_32F;
+      if (half) scale_type = CUDA_R_16F;
+      cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_SCALE_TYPE, &scale_type, sizeof(scale_type));
+    }
+    void elsewhere(cublasLtMatmulDesc_t desc) {
+      cudaDataType_t scale_type = CUDA_R_32F;
+      cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_SCALE_TYPE, &scale_type, sizeof(scale_type));
+    }
+    """)
+
+
+def test_setting_the_scale_type_a_descriptor_was_made_with_becomes_success() -> None:
+    """hipBLASLt has no scale-type attribute (the type is hipblasLtMatmulDescCreate's third argument). Setting the
+    type the descriptor was made with changes nothing in cuBLASLt, so the call is its success status; a different
+    type, a variable that may change, or a descriptor made elsewhere stay reported."""
+    out, leftovers = _port(SCALE_TYPE, RocmVersion(6, 4), target="gfx942")
+    assert "return HIPBLAS_STATUS_SUCCESS;\n" in out
+    assert out.count("SCALE_TYPE") == 3  # the other three calls are left as written
+    refused = [u for u in leftovers if u.name == "cublasLtMatmulDescSetAttribute"]
+    assert [u.line for u in refused] == [12, 19, 23]
+    assert all("make the descriptor with this value" in u.detail for u in refused)
+    assert _port(out, RocmVersion(6, 4), target="gfx942")[0] == out

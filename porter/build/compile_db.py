@@ -17,7 +17,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from porter.build.make_conditions import Branch, conditioned_lines
+from porter.build.make_conditions import Branch, conditioned_lines, source_mentions
 
 SOURCE_SUFFIXES = {".hip", ".cu", ".cpp", ".cc", ".cxx"}
 HEADER_SUFFIXES = {".h", ".hpp", ".hh", ".hxx", ".cuh", ".inl"}
@@ -116,7 +116,8 @@ def plan_units(root: Path, files: list[Path] | None = None, *, alone: bool = Fal
     restricts the plan; a given file that does not exist is a skipped unit, never silently dropped. A source
     that a unit or header of the tree `#include`s ("kernel.cu", as Rodinia and older SDK code do) is compiled as
     part of it, not alone (alone it lacks what the includer defines before it), unless `alone` (a unit asked for
-    by name)."""
+    by name) or a Makefile compiles it itself (llm.c's train_gpt2.cu, which profile_gpt2.cu includes). A source
+    that the tree's Makefiles name only where a plain `make` does not read them is not compiled (_make_reading)."""
     plan = UnitPlan()
     for path in files if files is not None else walk_files(root):
         suffix = path.suffix.lower()
@@ -134,8 +135,14 @@ def plan_units(root: Path, files: list[Path] | None = None, *, alone: bool = Fal
         else:
             plan.skipped[shown] = "host-only C++: no HIP include, kernel, launch or HIP call"
     if not alone and plan.units:
+        unread, compiled_by_make = _make_reading(root)
+        for unit, makefile in unread.items():
+            if unit in plan.units:
+                plan.units.remove(unit)
+                plan.skipped[str(unit.relative_to(root))] = (
+                    f"{makefile.relative_to(root)} builds it only under a condition a plain `make` does not meet")
         included = _included_sources(root, set(plan.units))
-        for unit in [u for u in plan.units if u in included]:
+        for unit in [u for u in plan.units if u in included and u not in compiled_by_make]:
             plan.units.remove(unit)
             includer = included[unit]
             plan.skipped[str(unit.relative_to(root))] = (
@@ -146,7 +153,33 @@ def plan_units(root: Path, files: list[Path] | None = None, *, alone: bool = Fal
 
 def skip_kind(reason: str) -> str:
     """A skip reason as summaries count it: per-file details ("included by bfs/bfs.cu: ...") in one group."""
-    return "included by another source: compiled as part of it" if reason.startswith("included by ") else reason
+    if reason.startswith("included by "):
+        return "included by another source: compiled as part of it"
+    if reason.endswith("builds it only under a condition a plain `make` does not meet"):
+        return "built by the Makefile only under a condition a plain `make` does not meet"
+    return reason
+
+
+def _make_reading(root: Path) -> tuple[dict[Path, Path], set[Path]]:
+    """What the tree's Makefiles say of its sources: those they name only where a plain `make` does not read
+    them (a branch not taken, a rule whose target is empty: optional parts such as llm.c's cuDNN attention) ->
+    the Makefile; and those they compile themselves (a rule's first prerequisite, a recipe's argument). Only for
+    trees built by Make (CMake and compile_commands.json say what they build their own way); a source no Makefile
+    names (wildcards, pattern rules) is planned as before."""
+    files = list(walk_files(root))
+    if any(p.name in ("CMakeLists.txt", "compile_commands.json") for p in files):
+        return {}, set()
+    read: dict[Path, bool] = {}
+    where: dict[Path, Path] = {}
+    compiled: set[Path] = set()
+    for makefile in (p for p in files if p.name in ("Makefile", "makefile", "GNUmakefile") or p.suffix == ".mk"):
+        for written, mention in source_mentions(makefile.read_text("utf-8", "replace")).items():
+            path = Path(os.path.normpath(makefile.parent / written))
+            read[path] = read.get(path, False) or mention.read
+            where.setdefault(path, makefile)
+            if mention.compiled:
+                compiled.add(path)
+    return {path: where[path] for path, seen in read.items() if not seen}, compiled
 
 
 def _included_sources(root: Path, units: set[Path]) -> dict[Path, Path]:

@@ -5,6 +5,11 @@ variables the Makefile itself assigns, every other variable empty (a plain `make
 `$(CI)` is not `true`). `$(shell uname)` and `$(shell uname -s)` read `Linux`, the system ROCm runs on; any other
 `$(shell ...)`, `$(wildcard ...)` or function makes the condition UNKNOWN (it probes the machine: is NCCL
 installed, is there a cudnn-frontend folder). `define ... endef` bodies are not read.
+
+`source_mentions` says, for each source file a Makefile names, whether a plain `make` reads any of those
+mentions: a source named only in branches not taken, or only as a prerequisite of rules whose targets expand to
+nothing (llm.c's `$(NVCC_CUDNN): llmc/cudnn_att.cpp`, where `NVCC_CUDNN` is set only with `USE_CUDNN=1`), is
+not built by that make.
 """
 
 from __future__ import annotations
@@ -143,10 +148,11 @@ def _combined(frames: list[_Frame]) -> Branch:
     return Branch.TAKEN
 
 
-def conditioned_lines(text: str) -> Iterator[tuple[str, Branch]]:
+def conditioned_lines(text: str, make: _Make | None = None) -> Iterator[tuple[str, Branch]]:
     """Each line of the Makefile (continuations already joined) that is not a directive, with whether make reads
-    it. Unbalanced conditionals end where the file does."""
-    make = _Make()
+    it. Unbalanced conditionals end where the file does. `make` holds the variables as read so far (for callers
+    that expand a line when it is yielded)."""
+    make = make if make is not None else _Make()
     frames: list[_Frame] = []
     in_define = False
     for line in text.splitlines():
@@ -177,3 +183,40 @@ def conditioned_lines(text: str) -> Iterator[tuple[str, Branch]]:
         if (a := _ASSIGN.match(line)) and not line.startswith("\t"):
             make.assign(a.group(1), a.group(2), a.group(3), state)
         yield line, state
+
+
+# a rule line: targets, one or two colons (not an assignment's `:=`/`::=`), prerequisites
+_RULE = re.compile(r"^([^:=#\t][^:=#]*?)\s*::?(?![:=])(.*)$")
+_SOURCE_WORD = re.compile(r"(?<![\w$./\\-])((?:[\w.+-]+/)*[\w.+-]+\.(?:cu|hip|cpp|cc|cxx|c))(?![\w.])")
+
+
+@dataclass
+class Mention:
+    """How a plain `make` reads a source file the Makefile names."""
+
+    read: bool = False  # some mention is read (a branch taken or unknown, a rule with targets)
+    compiled: bool = False  # a read rule has it as its first prerequisite (`$<`), or a read recipe names it
+
+
+def source_mentions(text: str) -> dict[str, Mention]:
+    """Each source path the Makefile names literally (as written, relative to its folder) -> how `make` reads
+    it. Assignments and other lines count where their branch is taken or unknown; a rule's prerequisites and
+    recipe count unless its targets expand to nothing."""
+    make = _Make()
+    mentions: dict[str, Mention] = {}
+    rule_live = True
+    for line, state in conditioned_lines(text.replace("\\\n", " "), make):
+        live = state is not Branch.NOT_TAKEN
+        first: str | None = None  # a rule's first prerequisite
+        recipe = line.startswith("\t")
+        if recipe:
+            live = live and rule_live  # a recipe is read with its rule
+        elif not _ASSIGN.match(line) and (rule := _RULE.match(line)):
+            targets = make.expand(rule.group(1))
+            rule_live = live = live and (targets is None or bool(targets.strip()))
+            first = next(iter(rule.group(2).split(";", 1)[0].split()), None)
+        for m in _SOURCE_WORD.finditer(line.split("#", 1)[0]):
+            mention = mentions.setdefault(m.group(1), Mention())
+            mention.read = mention.read or live
+            mention.compiled = mention.compiled or (live and (recipe or m.group(1) == first))
+    return mentions

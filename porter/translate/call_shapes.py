@@ -2,8 +2,9 @@
 
 A shape matches a call by the CUDA name and the number of arguments, and casts an argument (CUDA's C++ overloads
 take the kernel or a T**; HIP's take const void* or void**), appends CUDA's default for an argument HIP requires,
-calls another HIP function (CUDA 12's changed signatures), or drops CUDA 13's graph edge data where it is null.
-Pure: a call node in, edits out.
+calls another HIP function (CUDA 12's changed signatures), drops CUDA 13's graph edge data where it is null, or
+replaces a call that sets what HIP fixes at creation with the success status when it sets what the descriptor was
+made with. Pure: a call node in, edits out.
 """
 
 from __future__ import annotations
@@ -31,9 +32,15 @@ class CallShape:
     append: str | None = None
     hip: str | None = None
     drop: int | None = None
+    when_arg: tuple[int, str] | None = None
+    same_as_made: tuple[str, int] | None = None
+    noop: str | None = None
 
-    def applies(self, count: int, rocm: RocmVersion | None) -> bool:
-        if self.args is not None and count != self.args:
+    def applies(self, args: list[tree_sitter.Node], rocm: RocmVersion | None) -> bool:
+        if self.args is not None and len(args) != self.args:
+            return False
+        if self.when_arg is not None and (self.when_arg[0] >= len(args)
+                                          or args[self.when_arg[0]].text.strip() != self.when_arg[1].encode()):
             return False
         return self.before is None or (rocm is not None and rocm < self.before)
 
@@ -43,10 +50,12 @@ def call_shapes() -> dict[str, tuple[CallShape, ...]]:
     raw = tomllib.loads(resources.files("porter").joinpath("data", "call_shapes.toml").read_text("utf-8"))
     out: dict[str, list[CallShape]] = {}
     for row in raw["shape"]:
-        cast = row.get("cast")
+        cast, when, made = row.get("cast"), row.get("when_arg"), row.get("same_as_made")
         out.setdefault(row["cuda"], []).append(CallShape(
             row["cuda"], row.get("args"), RocmVersion.parse(row["before"]) if row.get("before") else None, row["why"],
-            (int(cast[0]), str(cast[1])) if cast else None, row.get("append"), row.get("hip"), row.get("drop")))
+            (int(cast[0]), str(cast[1])) if cast else None, row.get("append"), row.get("hip"), row.get("drop"),
+            (int(when[0]), str(when[1])) if when else None, (str(made[0]), int(made[1])) if made else None,
+            row.get("noop")))
     return {name: tuple(shapes) for name, shapes in out.items()}
 
 
@@ -112,6 +121,7 @@ class ShapeEdit:
     renamed_to: str | None  # the HIP name the call now uses, when the shape changes it
     done: str  # what was done, for the report
     refused: str | None = None  # why a shape could not be applied (reported)
+    replaced: bool = False  # the edits replace the whole call (nothing inside it is translated on its own)
 
 
 def call_of(node: tree_sitter.Node) -> tree_sitter.Node | None:
@@ -127,9 +137,17 @@ def shape_call(call: tree_sitter.Node, name: str, rocm: RocmVersion | None) -> S
     if args_node is None:
         return None
     args = [a for a in args_node.named_children if a.type != "comment"]
-    shape = next((s for s in call_shapes().get(name, ()) if s.applies(len(args), rocm)), None)
+    shape = next((s for s in call_shapes().get(name, ()) if s.applies(args, rocm)), None)
     if shape is None:
         return None
+    if shape.same_as_made is not None and shape.noop is not None:
+        create, index = shape.same_as_made
+        if _sets_what_it_was_made_with(call, args, create, index):
+            return ShapeEdit([(call.start_byte, call.end_byte, shape.noop.encode())], None,
+                             f"sets what {create} already set: {shape.noop} ({shape.why})", replaced=True)
+        return ShapeEdit([], None, "", f"{name}({shape.when_arg[1] if shape.when_arg else '...'}): {shape.why}; "
+                                       f"make the descriptor with this value instead (porter could not tell that "
+                                       f"{create} in the same function already did)")
     edits: list[tuple[int, int, bytes]] = []
     done: list[str] = []
     if shape.drop is not None and shape.drop < len(args):
@@ -152,3 +170,63 @@ def shape_call(call: tree_sitter.Node, name: str, rocm: RocmVersion | None) -> S
     if not edits and shape.hip is None:
         return None
     return ShapeEdit(edits, shape.hip, "; ".join(done) + f" ({shape.why})")
+
+
+def _enclosing_function(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    while node.parent is not None and node.type != "function_definition":
+        node = node.parent
+    return node if node.type == "function_definition" else None
+
+
+def _address_of(arg: tree_sitter.Node) -> bytes | None:
+    """`x` for an argument `&x` (x an identifier)."""
+    if arg.type == "pointer_expression" and arg.children and arg.children[0].type == "&":
+        operand = arg.child_by_field_name("argument")
+        if operand is not None and operand.type == "identifier":
+            return operand.text
+    return None
+
+
+def _walk(node: tree_sitter.Node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(n.children))
+
+
+def _sets_what_it_was_made_with(call: tree_sitter.Node, args: list[tree_sitter.Node], create: str, index: int) -> bool:
+    """The call passes `&v` (argument 2), `v` a local declared once with an initialiser and otherwise only read
+    by `sizeof`, and every `create(&desc, ...)` of the same descriptor in the function passes that initialiser's
+    text as argument `index`."""
+    function = _enclosing_function(call)
+    value = _address_of(args[2]) if len(args) > 2 else None
+    desc = args[0].text.strip()
+    if function is None or value is None:
+        return False
+    initial: bytes | None = None
+    made: list[bytes] = []
+    for node in _walk(function):
+        if node.type == "identifier" and node.text == value:
+            parent = node.parent
+            if parent is not None and parent.type == "init_declarator" and parent.child_by_field_name("declarator") == node:
+                if initial is not None:
+                    return False  # declared twice: which one is meant is past this reading
+                initial = parent.child_by_field_name("value").text.strip()
+            elif parent is not None and parent == args[2]:
+                continue
+            elif parent is None or not (parent.type in ("sizeof_expression", "parenthesized_expression")
+                                        and _inside_sizeof(parent)):
+                return False  # read or written elsewhere: it may change
+        elif node.type == "call_expression" and (fn := node.child_by_field_name("function")) is not None \
+                and fn.text == create.encode():
+            made_args = [a for a in node.child_by_field_name("arguments").named_children if a.type != "comment"]
+            if made_args and _address_of(made_args[0]) == desc and len(made_args) > index:
+                made.append(made_args[index].text.strip())
+    return initial is not None and bool(made) and all(b" ".join(m.split()) == b" ".join(initial.split()) for m in made)
+
+
+def _inside_sizeof(node: tree_sitter.Node | None) -> bool:
+    while node is not None and node.type == "parenthesized_expression":
+        node = node.parent
+    return node is not None and node.type == "sizeof_expression"

@@ -1032,6 +1032,8 @@ class _Translation:
                 continue
             self.edits.extend(Edit(*e) for e in shaped.edits)
             line = self.lines.line(start)
+            if shaped.replaced:  # nothing inside the call is translated (or reported) on its own any more
+                self._claimed.update(s for s, _, _ in candidates if call.start_byte <= s < call.end_byte)
             if shaped.renamed_to is not None:
                 self.edits.append(Edit(start, end, shaped.renamed_to.encode()))
                 self._claimed.add(start)
