@@ -212,3 +212,30 @@ def test_thrust_and_cub_compile_for_gfx942_and_not_gfx950_on_rocm_64(tmp_path: P
     assert failed.returncode != 0
     errors = [d for d in parse_clang_output(failed.stderr, tmp_path) if d.severity in ("error", "fatal")]
     assert {e.id for d in errors if (e := explain(d)) is not None} == {"rocprim-unknown-target"}, failed.stderr
+
+
+THRUST_BACKEND_NAMES = b"""#include <thrust/system_error.h>
+#include <thrust/system/cuda/error.h>
+#include <thrust/system/cuda/memory_resource.h>
+void check(cudaError_t error) {
+  if (error != cudaSuccess) throw thrust::system_error(error, thrust::cuda_category(), "cudaMalloc failed");
+}
+typedef thrust::system::cuda::detail::cuda_memory_resource<cudaMalloc, cudaFree, thrust::cuda::pointer<void> >
+    device_ignore_shutdown_memory_resource;
+"""
+
+
+@pytest.mark.hipcc
+def test_thrusts_cuda_backend_names_take_rocthrusts_spelling(tmp_path: Path) -> None:
+    """thrust's examples (fallback_allocator, global_device_vector): rocThrust spells the backend's error category
+    and memory resource with hip, and has thrust/system/hip/memory_resource.h for CUDA's header."""
+    out, result = _port(THRUST_BACKEND_NAMES, target="gfx942", rocm=RocmVersion(6, 4))
+    for expected in ("#include <thrust/system/hip/error.h>", "#include <thrust/system/hip/memory_resource.h>",
+                     "thrust::hip_category()", "thrust::system::hip::detail::hip_memory_resource<hipMalloc, hipFree, "):
+        assert expected in out, expected
+    assert not result.unconverted
+    hipcc = newer_hipcc()
+    src = tmp_path / "backend.hip"
+    src.write_text(out)
+    proc = hipcc.compile(src)
+    assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"

@@ -259,7 +259,8 @@ def _add_shim(rule: Rule, diag: Diagnostic, m: re.Match, tree: _Tree) -> bool:
 
 
 def _add_include(rule: Rule, diag: Diagnostic, m: re.Match, tree: _Tree) -> bool:
-    header = header_for(m["ident"])
+    table = rule.params.get("table")  # a name -> header table of fixers.toml ([thrust_header_for])
+    header = _data()[table].get(m["ident"]) if table else header_for(m["ident"])
     locs = _locations(diag, tree)
     if header is None or not locs:
         return False
