@@ -209,3 +209,19 @@ def test_an_included_source_is_left_out_only_where_a_unit_reaches_it(tmp_path: P
     plan = plan_units(tmp_path.resolve())
     assert sorted(p.name for p in plan.units) == ["alone.cu", "main.cu"]
     assert plan.skipped == {"kernels.cu": "included by defs.h: compiled as part of it"}
+
+
+def test_each_cmake_project_of_a_tree_keeps_its_own_language_standard(tmp_path: Path) -> None:
+    """CUDALibrarySamples: one sample's CMakeLists sets C++11, the others none or C++17; before, the first found
+    applied to every unit of the tree (C++11 for all, which hipBLASLt's and rocThrust's headers reject)."""
+    for sample, std in (("lt/auto", "11"), ("blas/gemm", "17"), ("fft/c2c", None)):
+        (tmp_path / sample).mkdir(parents=True)
+        (tmp_path / sample / "CMakeLists.txt").write_text(
+            "project(s LANGUAGES CXX CUDA)\n" + (f"set(CMAKE_CXX_STANDARD {std})\n" if std else ""))
+        (tmp_path / sample / "main.cu").write_text("")
+    flags = collect_flags(tmp_path)
+    root = tmp_path.resolve()
+    assert flags.std is None
+    assert flags.std_for(root / "lt" / "auto" / "main.cu") == "c++11"
+    assert "-std=c++17" in flags.args(root / "blas" / "gemm" / "main.cu")
+    assert not [a for a in flags.args(root / "fft" / "c2c" / "main.cu") if a.startswith("-std=")]

@@ -239,3 +239,53 @@ def test_thrusts_cuda_backend_names_take_rocthrusts_spelling(tmp_path: Path) -> 
     src.write_text(out)
     proc = hipcc.compile(src)
     assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"
+
+
+CUSOLVER_TRAITS = b"""#include <cusolverDn.h>
+#include <string>
+template <typename T> struct traits;
+template <> struct traits<float> {  // CUDALibrarySamples' cusolver_utils.h
+  static constexpr cudaDataType cuda_data_type = CUDA_R_32F;
+  static constexpr cusolverPrecType_t cusolver_precision_type = CUSOLVER_R_32F;
+};
+cusolverIRSRefinement_t refinement(const std::string& s) {
+  if (s == "CUSOLVER_IRS_REFINE_GMRES") return CUSOLVER_IRS_REFINE_GMRES;
+  return CUSOLVER_IRS_REFINE_NOT_SET;
+}
+int getrf(cusolverDnHandle_t h, int n, float* a, int* ipiv, int* info, float* work) {
+  return (int)cusolverDnSgetrf(h, n, n, a, n, work, ipiv, info) + (int)traits<float>::cusolver_precision_type;
+}
+"""
+
+
+@pytest.mark.hipcc
+def test_cusolver_precision_and_refinement_enums_take_cudas_values(tmp_path: Path) -> None:
+    """hipSOLVER has no iterative-refinement solvers and no precision types; helper headers that only name them
+    (every cuSOLVER sample of CUDALibrarySamples includes such traits) compile with CUDA's values."""
+    out, result = _port(CUSOLVER_TRAITS, target="gfx942", rocm=RocmVersion(6, 4))
+    for expected in ("static constexpr porter_cusolver_prec_type_t cusolver_precision_type = PORTER_CUSOLVER_R_32F;",
+                     'if (s == "CUSOLVER_IRS_REFINE_GMRES") return PORTER_CUSOLVER_IRS_REFINE_GMRES;',
+                     "hipsolverDnSgetrf(h, n, n, a, n, work, ipiv, info)"):
+        assert expected in out, expected
+    assert not [u for u in result.unconverted if u.name.startswith(("cusolverPrec", "CUSOLVER_R", "CUSOLVER_IRS"))]
+    from porter.fix.shims import install_shims
+
+    hipcc = newer_hipcc()
+    src = tmp_path / "traits.hip"
+    src.write_text(out)
+    assert "porter_cusolver_enums" in install_shims(tmp_path, [src], RocmVersion(*hipcc.version))["traits.hip"]
+    proc = hipcc.compile(src)
+    assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"
+    # CUDA's values, which a log or a file written by the CUDA build shows
+    assert "PORTER_CUSOLVER_R_32F = 1204" in (Path(__file__).parents[1] / "shims" / "porter_cusolver_enums.h").read_text()
+
+
+def test_gemm3m_and_newer_sparse_names() -> None:
+    src = (b"#include <cublas_v2.h>\n#include <cusparse.h>\n"
+           b"void f(cublasHandle_t h, cusparseHandle_t s, int n, const cuComplex* a, cuComplex* c, cusparseSideMode_t m) {\n"
+           b"  cuComplex one = make_cuComplex(1, 0);\n"
+           b"  cublasCgemm3m(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, a, n, a, n, &one, c, n);\n"
+           b"  m = CUSPARSE_SIDE_LEFT;\n}\n")
+    out, result = _port(src, target="gfx942", rocm=RocmVersion(6, 4))
+    assert "hipblasCgemm(h, HIPBLAS_OP_N, HIPBLAS_OP_N," in out and "m = HIPSPARSE_SIDE_LEFT;" in out
+    assert "hipsparseSideMode_t m" in out and not result.unconverted

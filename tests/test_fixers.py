@@ -205,6 +205,18 @@ void f(thrust::device_vector<int>& v) {
 """,
         "#include <thrust/tabulate.h>",
     ),
+    "zero-brace-init": (  # CUDA's cublasLtMatmulHeuristicResult_t r[8] = {0}; under C++11 (CUDALibrarySamples' cuBLASLt)
+        """struct hipSimAlgo_t { unsigned char data[16] = {0}; unsigned long max_workspace_bytes = 0; };
+typedef struct _hipSimResult_t { hipSimAlgo_t algo; unsigned long workspaceSize = 0; float wavesCount = 1.0f; } hipSimResult_t;
+""",
+        """#include <hip/hip_runtime.h>
+int count() {
+  hipSimResult_t results[8] = { 0 };
+  return (int)results[0].workspaceSize;
+}
+""",
+        "  hipSimResult_t results[8] = {  };",
+    ),
     "host-math-classification": (  # host code calling isfinite unqualified after <cmath> alone, as nvcc allows
         None,
         """#include <hip/hip_runtime.h>
@@ -295,6 +307,8 @@ def test_rule_fixes_real_error(rule_id: str, hip_toolchain, tmp_path: Path) -> N
     elif prelude:
         (tmp_path / "sim.h").write_text(prelude)
         flags = ("-include", str(tmp_path / "sim.h"))
+        if rule_id == "zero-brace-init":
+            flags += ("-std=c++11",)  # where default member initializers end being an aggregate
     if suffix == ".cpp":
         src.write_text(before.replace("int alloc", "__global__ void k() {}\nint alloc"))
     # rocPRIM 6.4 (under rocThrust) does not know gfx950: Thrust is built for the first arch only

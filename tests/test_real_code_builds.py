@@ -5,7 +5,8 @@ types it (no model) and requires the build step to compile every unit, for gfx90
 gfx942/gfx950 on ROCm 6.4. The shims and flags these exercise: build flags from CMake (generator expressions,
 separable compilation) and Makefiles (-Xcompiler -fopenmp), nested includes the build files set up, math
 constants and runtime/driver/hipSPARSE calls newer than the ROCm, device attributes and limits HIP lacks,
-libcu++'s cuda::atomic_ref and cuda::pipeline, host calls of device-only math, CUdeviceptr/void* overloads.
+libcu++'s cuda::atomic_ref and cuda::pipeline, host calls of device-only math, CUdeviceptr/void* overloads,
+C sources calling a CUDA library.
 """
 
 from __future__ import annotations
@@ -76,6 +77,13 @@ CASES: dict[str, dict[str, str]] = {
             "void copyToDevice(CUdeviceptr dst, const void* src, size_t n) { cuMemcpyHtoD(dst, src, n); }\n"
             "void copyToDevice(void* dst, const void* src, size_t n) { cudaMemcpy(dst, src, n, cudaMemcpyHostToDevice); }\n"),
     },
+    # C calling a CUDA library (CUDALibrarySamples' cuSPARSE samples are .c files): compiled as C against HIP's
+    # headers; a C file without GPU calls is the project's host code and is not compiled
+    "c_library_calls": {
+        "Makefile": "all:\n\tnvcc -O2 spmv.c util.c -o spmv -lcusparse\n",
+        "util.c": "int twice(int x) { return 2 * x; }\n",
+        "spmv.c": '#include <cuda_runtime_api.h>\n#include <cusparse.h>\n#include <stdio.h>\n\n#define CHECK(call) do { cusparseStatus_t s_ = (call); if (s_ != CUSPARSE_STATUS_SUCCESS) { \\\n    printf("cusparse error %s at %d\\n", cusparseGetErrorString(s_), __LINE__); return 1; } } while (0)\n\nint main(void) {\n    int rows[3] = {0, 1, 2}, cols[2] = {0, 1};\n    float vals[2] = {1.0f, 2.0f}, x[2] = {1.0f, 1.0f}, y[2] = {0.0f, 0.0f}, alpha = 1.0f, beta = 0.0f;\n    int *d_rows, *d_cols; float *d_vals, *d_x, *d_y; void* buffer = NULL; size_t size = 0;\n    cudaMalloc((void**)&d_rows, sizeof rows); cudaMalloc((void**)&d_cols, sizeof cols);\n    cudaMalloc((void**)&d_vals, sizeof vals); cudaMalloc((void**)&d_x, sizeof x); cudaMalloc((void**)&d_y, sizeof y);\n    cudaMemcpy(d_rows, rows, sizeof rows, cudaMemcpyHostToDevice);\n    cusparseHandle_t handle; cusparseSpMatDescr_t A; cusparseDnVecDescr_t vx, vy;\n    CHECK(cusparseCreate(&handle));\n    CHECK(cusparseCreateCsr(&A, 2, 2, 2, d_rows, d_cols, d_vals, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,\n                            CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));\n    CHECK(cusparseCreateDnVec(&vx, 2, d_x, CUDA_R_32F));\n    CHECK(cusparseCreateDnVec(&vy, 2, d_y, CUDA_R_32F));\n    CHECK(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A, vx, &beta, vy, CUDA_R_32F,\n                                  CUSPARSE_SPMV_ALG_DEFAULT, &size));\n    cudaMalloc(&buffer, size);\n    CHECK(cusparseSpMV_preprocess(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A, vx, &beta, vy, CUDA_R_32F,\n                                  CUSPARSE_SPMV_ALG_DEFAULT, buffer));\n    CHECK(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A, vx, &beta, vy, CUDA_R_32F,\n                       CUSPARSE_SPMV_ALG_DEFAULT, buffer));\n    cudaMemcpy(y, d_y, sizeof y, cudaMemcpyDeviceToHost);\n    printf("%g %g\\n", y[0], y[1]);\n    return 0;\n}\n',
+    },
 }
 
 
@@ -103,3 +111,5 @@ def test_real_code_tree_builds_after_convert(case: str, hip_toolchain, tmp_path:
         units = report["fix_loop"]["build"]["units"]
         assert proc.returncode == 0, (target, proc.stdout[-3000:], proc.stderr[-3000:])
         assert not units["failed"] and units["ok"] == units["units"] > 0, (target, units)
+        if case == "c_library_calls":  # the C library caller is the unit; the plain C helper is not compiled
+            assert units["units"] == 1 and units["skipped"] == {"util.c": "C source without HIP calls: not compiled by the HIP build"}

@@ -44,6 +44,9 @@ class CompileFlags:
     # folders holding a build file (Makefile, CMakeLists.txt): in a tree of several projects a unit's own
     # project's include folders come first, so `"reference.h"` finds its project's, not a sibling project's
     project_dirs: list[str] = field(default_factory=list)
+    # CMake's language standard per folder of a CMakeLists.txt that sets one: a unit takes its nearest folder's
+    # (a tree of samples sets C++11 in one and C++17 in another), else `std`
+    project_std: dict[str, str] = field(default_factory=dict)
 
     def add_include(self, path: Path) -> None:
         text = str(path)
@@ -64,12 +67,22 @@ class CompileFlags:
             self.std = value
 
     def args(self, unit: Path | None = None) -> list[str]:
-        options = [f"-std={self.std}"] if self.std else []
+        c_unit = unit is not None and unit.suffix == ".c"  # a C++ standard and device code mean nothing to C
+        std = self.std_for(unit)
+        options = [f"-std={std}"] if std and not c_unit else []
         options += ["-fopenmp"] if self.openmp else []
-        options += ["-fgpu-rdc"] if self.rdc else []
+        options += ["-fgpu-rdc"] if self.rdc and not c_unit else []
         return ([f"-I{d}" for d in self.include_order(self.include_dirs, unit)]
                 + [f"-idirafter{d}" for d in self.include_order(self.header_dirs, unit)]
                 + [f"-D{d}" for d in self.defines] + options)
+
+    def std_for(self, unit: Path | None) -> str | None:
+        if unit is not None and self.project_std:
+            here = unit.parent
+            for folder in (here, *here.parents):
+                if (std := self.project_std.get(str(folder))) is not None:
+                    return std
+        return self.std
 
     def include_order(self, dirs: list[str], unit: Path | None) -> list[str]:
         """`dirs` for `unit`: those inside its project (the nearest folder above it with a build file) first, the
@@ -108,6 +121,9 @@ class UnitPlan:
     headers: int = 0  # headers: compiled through the units that include them
 
 
+# a C source that includes a HIP header (runtime or library) is HIP host code
+_GPU_API_C_RE = re.compile(
+    r"#\s*include\s*[<\"](?:hip/|hiprand|rocrand|hipsparse|hipblas|hipfft|hipsolver|rocblas|rocsparse|rocfft)")
 _QUOTED_INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
 
 
@@ -127,7 +143,12 @@ def plan_units(root: Path, files: list[Path] | None = None, *, alone: bool = Fal
         elif suffix in HEADER_SUFFIXES:
             plan.headers += 1
         elif suffix == ".c":
-            plan.skipped[shown] = "C source: not compiled by the HIP build"
+            # C calling HIP's host API or a HIP library (cuSPARSE's C samples) is compiled, as C, against HIP's
+            # headers; other C is the project's host code, which the HIP build does not check
+            if _GPU_API_C_RE.search(path.read_text("utf-8", "replace")):
+                plan.units.append(path)
+            else:
+                plan.skipped[shown] = "C source without HIP calls: not compiled by the HIP build"
         elif suffix not in SOURCE_SUFFIXES:
             continue
         elif suffix in (".hip", ".cu") or _GPU_CODE_RE.search(path.read_text("utf-8", "replace")):
@@ -330,12 +351,17 @@ def from_cmake(cmake_files: list[Path], flags: CompileFlags) -> None:
     for m in re.finditer(r"\bproject\s*\(\s*([A-Za-z_][\w-]*)", texts[cmake_files[0]], re.IGNORECASE):
         variables.setdefault(f"{m.group(1)}_SOURCE_DIR", str(top))
         variables.setdefault("PROJECT_NAME", m.group(1))
-    standards: dict[str, str] = {}
     for file, text in texts.items():
         here = file.parent
         local = {**variables, "CMAKE_CURRENT_SOURCE_DIR": str(here), "CMAKE_CURRENT_LIST_DIR": str(here)}
+        standards: dict[str, str] = {}
         for m in _CMAKE_STANDARD_RE.finditer(text):
             standards.setdefault(m.group(1).upper(), m.group(2))
+        # the language standard of this file's project (its folder and those below that set none themselves)
+        if (std := next((standards[lang] for lang in ("HIP", "CUDA", "CXX") if lang in standards), None)):
+            flags.project_std.setdefault(str(here), f"c++{std}")
+            if file == cmake_files[0] and all(f.parent.is_relative_to(here) for f in cmake_files):
+                flags.set_std(f"c++{std}")  # the top project's: every unit's unless its own project says another
         flags.rdc = flags.rdc or bool(_CMAKE_RDC_RE.search(text))
         flags.openmp = flags.openmp or bool(_CMAKE_OPENMP_RE.search(text))
         for m in _CMAKE_CALL_RE.finditer(text):
@@ -362,10 +388,6 @@ def from_cmake(cmake_files: list[Path], flags: CompileFlags) -> None:
                         flags.add_define(word[2:])
                 else:
                     flags.add_define(word[2:] if word.startswith("-D") else word)
-    for language in ("HIP", "CUDA", "CXX"):
-        if language in standards:
-            flags.set_std(f"c++{standards[language]}")
-            break
 
 
 _MAKE_VAR_RE = re.compile(r"^\s*(?:override\s+)?([A-Za-z_][\w.]*)\s*(?::=|\+=|\?=|=)\s*(.*)$")

@@ -79,7 +79,9 @@ class HipccEnvironment:
         if self.toolchain is None:
             raise RuntimeError("no hipcc")
         rel = source.relative_to(self.root) if source.is_relative_to(self.root) else source
-        return [str(self.toolchain.hipcc), f"--offload-arch={self.arch}", "-x", "hip", "-c", str(rel),
+        # a C unit is HIP host code: compiled as C against HIP's headers, which need the platform named
+        language = ["-x", "c", "-D__HIP_PLATFORM_AMD__"] if source.suffix == ".c" else ["-x", "hip"]
+        return [str(self.toolchain.hipcc), f"--offload-arch={self.arch}", *language, "-c", str(rel),
                 "-o", str(obj), *self.flags.args(source if source.is_absolute() else self.root / source),
                 *self.extra_flags]
 
