@@ -386,3 +386,34 @@ def test_setting_the_scale_type_a_descriptor_was_made_with_becomes_success() -> 
     assert [u.line for u in refused] == [12, 19, 23]
     assert all("make the descriptor with this value" in u.detail for u in refused)
     assert _port(out, RocmVersion(6, 4), target="gfx942")[0] == out
+
+
+DRIVER_COPIES = """#include <cuda.h>
+#include <cuda_runtime.h>
+CUresult grow(CUdeviceptr dst, CUdeviceptr src, size_t n) {  // the NVIDIA blog's cuda-vmm cuvector.cpp
+  cudaEvent_t e;
+  cudaEventCreate(&e, cudaEventBlockingSync);
+  CUresult r = cuMemcpyAsync(dst, src, n, CU_STREAM_PER_THREAD);
+  if (r == CUDA_SUCCESS) r = cuMemcpy(dst, src, n);
+  return r;
+}
+"""
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("compiler", compiler_params())
+def test_unified_addressing_copies_and_event_flags(compiler: Compiler | None, tmp_path: Path) -> None:
+    """The driver's cuMemcpy[Async] infer the direction (HIP's take hipMemcpyDefault, which infers it the same
+    way); cudaEventCreate(&e, flags) is CUDA's C++ overload of hipEventCreateWithFlags."""
+    compiler = need(compiler)
+    out, leftovers = _port(DRIVER_COPIES, compiler.rocm)
+    for expected in ("hipEventCreateWithFlags(&e, hipEventBlockingSync);",
+                     "hipMemcpyAsync(dst, src, n, hipMemcpyDefault, hipStreamPerThread);",
+                     "r = hipMemcpy(dst, src, n, hipMemcpyDefault);"):
+        assert expected in out, expected
+    assert leftovers == []
+    assert _port(out, compiler.rocm)[0] == out
+    path = tmp_path / "copies.hip"
+    path.write_text(out)
+    proc = compiler.compile(path)
+    assert proc.returncode == 0, proc.stderr[-4000:]

@@ -142,15 +142,59 @@ class _Tree:
         return changed
 
 
+_CONDITIONAL_RE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|endif)\b[ \t]*(\w*)", re.M)
+_GUARD_DEFINE_RE = re.compile(r"\s*#[ \t]*define[ \t]+(\w+)")
+_COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
+def _unconditional_spans(text: str) -> list[tuple[int, int]]:
+    """The parts of `text` outside every #if/#ifdef/#ifndef block, an include guard not counting as one."""
+    spans, depth, start, guard = [], 0, 0, None
+    for m in _CONDITIONAL_RE.finditer(text):
+        if m.group(1) == "endif":
+            depth = max(depth - 1, 0)
+            if depth == 0 and guard is None:
+                start = m.end()
+            elif depth == 1 and guard is not None:
+                start = m.end()
+            continue
+        if depth == 0 and guard is None and m.group(1) == "ifndef" and not spans and not _COMMENT_RE.sub(
+                "", text[:m.start()]).strip():
+            d = _GUARD_DEFINE_RE.match(text, m.end())
+            if d and d.group(1) == m.group(2):  # `#ifndef X_H` `#define X_H` first in the file: a guard
+                guard, depth, start = m.group(2), 1, d.end()
+                continue
+        if depth == (1 if guard is not None else 0):
+            spans.append((start, m.start()))
+        depth += 1
+    spans.append((start, len(text)))
+    return [(a, b) for a, b in spans if a < b]
+
+
+def _unconditional(text: str, offset: int) -> bool:
+    return any(a <= offset < b for a, b in _unconditional_spans(text))
+
+
+def _includes_unconditionally(text: str, header: str) -> bool:
+    return any(_unconditional(text, m.start())
+               for m in re.finditer(rf'#\s*include\s*[<"]{re.escape(header)}[>"]', text))
+
+
 def _insert_include(text: str, header: str) -> str:
-    if re.search(rf'#\s*include\s*[<"]{re.escape(header)}[>"]', text):
+    """`#include <header>` where every line after it sees it: before the first include outside conditionals (a
+    file's only HIP include may sit under `#ifdef USE_NVTX`), after `#pragma once`, or first."""
+    if _includes_unconditionally(text, header):
         return text
     line = f"#include <{header}>\n"
-    if m := _PRAGMA_ONCE_RE.search(text):
+    if (m := _PRAGMA_ONCE_RE.search(text)) and _unconditional(text, m.start()):
         return text[: m.end()] + "\n" + line + text[m.end() + 1:]
-    if m := _INCLUDE_RE.search(text):
-        return text[: m.start()] + line + text[m.start():]
-    return line + text
+    for m in _INCLUDE_RE.finditer(text):
+        if _unconditional(text, m.start()):
+            return text[: m.start()] + line + text[m.start():]
+    spans = _unconditional_spans(text)
+    at = spans[0][0] if spans else 0
+    at = at + 1 if text[at : at + 1] == "\n" else at
+    return text[:at] + line + text[at:]
 
 
 _INCLUDED_FROM_RE = re.compile(r"^In file included from (?P<file>.+):(?P<line>\d+)$")
@@ -266,8 +310,8 @@ def _add_include(rule: Rule, diag: Diagnostic, m: re.Match, tree: _Tree) -> bool
         return False
     rel = locs[0][0]
     text = "".join(tree.lines(rel))
-    if re.search(rf'#\s*include\s*[<"]{re.escape(header)}[>"]', text) or header in tree.includes[rel]:
-        return False
+    if _includes_unconditionally(text, header) or header in tree.includes[rel]:
+        return False  # an include under a conditional (`#ifdef USE_NVTX`) does not count
     tree.includes[rel].append(header)
     return True
 

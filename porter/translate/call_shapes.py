@@ -35,6 +35,7 @@ class CallShape:
     when_arg: tuple[int, str] | None = None
     same_as_made: tuple[str, int] | None = None
     noop: str | None = None
+    insert: tuple[int, str] | None = None
 
     def applies(self, args: list[tree_sitter.Node], rocm: RocmVersion | None) -> bool:
         if self.args is not None and len(args) != self.args:
@@ -50,12 +51,12 @@ def call_shapes() -> dict[str, tuple[CallShape, ...]]:
     raw = tomllib.loads(resources.files("porter").joinpath("data", "call_shapes.toml").read_text("utf-8"))
     out: dict[str, list[CallShape]] = {}
     for row in raw["shape"]:
-        cast, when, made = row.get("cast"), row.get("when_arg"), row.get("same_as_made")
+        cast, when, made, insert = row.get("cast"), row.get("when_arg"), row.get("same_as_made"), row.get("insert")
         out.setdefault(row["cuda"], []).append(CallShape(
             row["cuda"], row.get("args"), RocmVersion.parse(row["before"]) if row.get("before") else None, row["why"],
             (int(cast[0]), str(cast[1])) if cast else None, row.get("append"), row.get("hip"), row.get("drop"),
             (int(when[0]), str(when[1])) if when else None, (str(made[0]), int(made[1])) if made else None,
-            row.get("noop")))
+            row.get("noop"), (int(insert[0]), str(insert[1])) if insert else None))
     return {name: tuple(shapes) for name, shapes in out.items()}
 
 
@@ -165,6 +166,10 @@ def shape_call(call: tree_sitter.Node, name: str, rocm: RocmVersion | None) -> S
     if shape.append is not None and args:
         edits.append((args[-1].end_byte, args[-1].end_byte, f", {shape.append}".encode()))
         done.append(f"appended CUDA's default {shape.append}")
+    if shape.insert is not None and 0 < shape.insert[0] <= len(args):
+        at = args[shape.insert[0] - 1].end_byte
+        edits.append((at, at, f", {shape.insert[1]}".encode()))
+        done.append(f"{shape.insert[1]} as argument {shape.insert[0] + 1}")
     if shape.hip is not None:
         done.append(f"calls {shape.hip}")
     if not edits and shape.hip is None:
