@@ -3,9 +3,12 @@
 // Scopes: thread_scope_system -> system, thread_scope_device -> agent, thread_scope_block -> workgroup,
 // thread_scope_thread -> wavefront (the narrowest HIP scope). cuda::std::memory_order is std::memory_order, whose
 // values are the __ATOMIC_* constants the builtins take (libstdc++ and libc++ both define them so).
+// cuda::std::atomic<T> is cuda::atomic<T> at system scope, as in libcu++. The operations are host and device code,
+// as libcu++'s (the builtins are host atomics in host code), and work on volatile objects too (a status word in
+// mapped pinned memory that the host polls while a kernel stores to it, as the NVIDIA blog's printf alternative).
 // How it differs from CUDA: only atomic_ref/atomic with load, store, exchange, compare_exchange_*, fetch_add/sub/
-// and/or/xor/min/max and their operators; no wait/notify, no atomic_flag, no cuda::std::atomic (use std::atomic on
-// the host). Compiled for gfx90a (ROCm 5.2) and gfx942/gfx950 (ROCm 6.4); never run on an AMD GPU here.
+// and/or/xor/min/max and their operators; no wait/notify, no atomic_flag. Compiled for gfx90a (ROCm 5.2) and
+// gfx942/gfx950 (ROCm 6.4); the host side ran on the host with ROCm 5.2, the device side never on an AMD GPU here.
 #pragma once
 #include <atomic>
 #include <hip/hip_runtime.h>
@@ -27,6 +30,13 @@ using ::std::memory_order_relaxed;
 using ::std::memory_order_release;
 using ::std::memory_order_seq_cst;
 }  // namespace std
+using ::std::memory_order;  // libcu++ has them in cuda:: too
+using ::std::memory_order_acq_rel;
+using ::std::memory_order_acquire;
+using ::std::memory_order_consume;
+using ::std::memory_order_relaxed;
+using ::std::memory_order_release;
+using ::std::memory_order_seq_cst;
 
 
 namespace porter_detail {
@@ -48,61 +58,61 @@ template <class T, thread_scope S>
 struct atomic_ops {
     T* p;
     static constexpr int scope = hip_scope<S>::value;
-    __device__ T load(::std::memory_order o = ::std::memory_order_seq_cst) const {
+    __host__ __device__ T load(::std::memory_order o = ::std::memory_order_seq_cst) const {
         return __hip_atomic_load(p, order(o), scope);
     }
-    __device__ void store(T v, ::std::memory_order o = ::std::memory_order_seq_cst) const {
+    __host__ __device__ void store(T v, ::std::memory_order o = ::std::memory_order_seq_cst) const {
         __hip_atomic_store(p, v, order(o), scope);
     }
-    __device__ T exchange(T v, ::std::memory_order o = ::std::memory_order_seq_cst) const {
+    __host__ __device__ T exchange(T v, ::std::memory_order o = ::std::memory_order_seq_cst) const {
         return __hip_atomic_exchange(p, v, order(o), scope);
     }
-    __device__ bool compare_exchange_strong(T& expected, T desired,
+    __host__ __device__ bool compare_exchange_strong(T& expected, T desired,
                                             ::std::memory_order o = ::std::memory_order_seq_cst) const {
         return __hip_atomic_compare_exchange_strong(p, &expected, desired, order(o), failure_order(o), scope);
     }
-    __device__ bool compare_exchange_weak(T& expected, T desired,
+    __host__ __device__ bool compare_exchange_weak(T& expected, T desired,
                                           ::std::memory_order o = ::std::memory_order_seq_cst) const {
         return __hip_atomic_compare_exchange_weak(p, &expected, desired, order(o), failure_order(o), scope);
     }
-    __device__ T fetch_add(T v, ::std::memory_order o = ::std::memory_order_seq_cst) const {
+    __host__ __device__ T fetch_add(T v, ::std::memory_order o = ::std::memory_order_seq_cst) const {
         return __hip_atomic_fetch_add(p, v, order(o), scope);
     }
-    __device__ T fetch_sub(T v, ::std::memory_order o = ::std::memory_order_seq_cst) const {
+    __host__ __device__ T fetch_sub(T v, ::std::memory_order o = ::std::memory_order_seq_cst) const {
         return __hip_atomic_fetch_add(p, static_cast<T>(-v), order(o), scope);
     }
-    __device__ T fetch_and(T v, ::std::memory_order o = ::std::memory_order_seq_cst) const {
+    __host__ __device__ T fetch_and(T v, ::std::memory_order o = ::std::memory_order_seq_cst) const {
         return __hip_atomic_fetch_and(p, v, order(o), scope);
     }
-    __device__ T fetch_or(T v, ::std::memory_order o = ::std::memory_order_seq_cst) const {
+    __host__ __device__ T fetch_or(T v, ::std::memory_order o = ::std::memory_order_seq_cst) const {
         return __hip_atomic_fetch_or(p, v, order(o), scope);
     }
-    __device__ T fetch_xor(T v, ::std::memory_order o = ::std::memory_order_seq_cst) const {
+    __host__ __device__ T fetch_xor(T v, ::std::memory_order o = ::std::memory_order_seq_cst) const {
         return __hip_atomic_fetch_xor(p, v, order(o), scope);
     }
-    __device__ T fetch_min(T v, ::std::memory_order o = ::std::memory_order_seq_cst) const {
+    __host__ __device__ T fetch_min(T v, ::std::memory_order o = ::std::memory_order_seq_cst) const {
         return __hip_atomic_fetch_min(p, v, order(o), scope);
     }
-    __device__ T fetch_max(T v, ::std::memory_order o = ::std::memory_order_seq_cst) const {
+    __host__ __device__ T fetch_max(T v, ::std::memory_order o = ::std::memory_order_seq_cst) const {
         return __hip_atomic_fetch_max(p, v, order(o), scope);
     }
-    __device__ operator T() const { return load(); }
-    __device__ T operator=(T v) const { store(v); return v; }
-    __device__ T operator+=(T v) const { return fetch_add(v) + v; }
-    __device__ T operator-=(T v) const { return fetch_sub(v) - v; }
-    __device__ T operator&=(T v) const { return fetch_and(v) & v; }
-    __device__ T operator|=(T v) const { return fetch_or(v) | v; }
-    __device__ T operator^=(T v) const { return fetch_xor(v) ^ v; }
-    __device__ T operator++() const { return fetch_add(T(1)) + T(1); }
-    __device__ T operator++(int) const { return fetch_add(T(1)); }
-    __device__ T operator--() const { return fetch_sub(T(1)) - T(1); }
-    __device__ T operator--(int) const { return fetch_sub(T(1)); }
+    __host__ __device__ operator T() const { return load(); }
+    __host__ __device__ T operator=(T v) const { store(v); return v; }
+    __host__ __device__ T operator+=(T v) const { return fetch_add(v) + v; }
+    __host__ __device__ T operator-=(T v) const { return fetch_sub(v) - v; }
+    __host__ __device__ T operator&=(T v) const { return fetch_and(v) & v; }
+    __host__ __device__ T operator|=(T v) const { return fetch_or(v) | v; }
+    __host__ __device__ T operator^=(T v) const { return fetch_xor(v) ^ v; }
+    __host__ __device__ T operator++() const { return fetch_add(T(1)) + T(1); }
+    __host__ __device__ T operator++(int) const { return fetch_add(T(1)); }
+    __host__ __device__ T operator--() const { return fetch_sub(T(1)) - T(1); }
+    __host__ __device__ T operator--(int) const { return fetch_sub(T(1)); }
 };
 }  // namespace porter_detail
 
 template <class T, thread_scope S = thread_scope_system>
 struct atomic_ref : porter_detail::atomic_ops<T, S> {
-    __device__ explicit atomic_ref(T& ref) : porter_detail::atomic_ops<T, S>{&ref} {}
+    __host__ __device__ explicit atomic_ref(T& ref) : porter_detail::atomic_ops<T, S>{&ref} {}
     using porter_detail::atomic_ops<T, S>::operator=;
 };
 
@@ -112,30 +122,42 @@ struct atomic {
     atomic() = default;  // trivial, as libcu++'s, so that a __shared__ atomic needs no initializer
     __host__ __device__ constexpr atomic(T v) : value(v) {}
     atomic(const atomic&) = delete;
-    __device__ porter_detail::atomic_ops<T, S> ops() { return {&value}; }
-    __device__ T load(::std::memory_order o = ::std::memory_order_seq_cst) { return ops().load(o); }
-    __device__ void store(T v, ::std::memory_order o = ::std::memory_order_seq_cst) { ops().store(v, o); }
-    __device__ T exchange(T v, ::std::memory_order o = ::std::memory_order_seq_cst) { return ops().exchange(v, o); }
-    __device__ bool compare_exchange_strong(T& e, T d, ::std::memory_order o = ::std::memory_order_seq_cst) {
+    __host__ __device__ porter_detail::atomic_ops<T, S> ops() { return {&value}; }
+    // an atomic access needs no volatile: the same operations on a volatile object
+    __host__ __device__ porter_detail::atomic_ops<T, S> ops() volatile { return {const_cast<T*>(&value)}; }
+    __host__ __device__ T load(::std::memory_order o = ::std::memory_order_seq_cst) volatile { return ops().load(o); }
+    __host__ __device__ void store(T v, ::std::memory_order o = ::std::memory_order_seq_cst) volatile { ops().store(v, o); }
+    __host__ __device__ T exchange(T v, ::std::memory_order o = ::std::memory_order_seq_cst) volatile {
+        return ops().exchange(v, o);
+    }
+    __host__ __device__ T load(::std::memory_order o = ::std::memory_order_seq_cst) { return ops().load(o); }
+    __host__ __device__ void store(T v, ::std::memory_order o = ::std::memory_order_seq_cst) { ops().store(v, o); }
+    __host__ __device__ T exchange(T v, ::std::memory_order o = ::std::memory_order_seq_cst) { return ops().exchange(v, o); }
+    __host__ __device__ bool compare_exchange_strong(T& e, T d, ::std::memory_order o = ::std::memory_order_seq_cst) {
         return ops().compare_exchange_strong(e, d, o);
     }
-    __device__ bool compare_exchange_weak(T& e, T d, ::std::memory_order o = ::std::memory_order_seq_cst) {
+    __host__ __device__ bool compare_exchange_weak(T& e, T d, ::std::memory_order o = ::std::memory_order_seq_cst) {
         return ops().compare_exchange_weak(e, d, o);
     }
-    __device__ T fetch_add(T v, ::std::memory_order o = ::std::memory_order_seq_cst) { return ops().fetch_add(v, o); }
-    __device__ T fetch_sub(T v, ::std::memory_order o = ::std::memory_order_seq_cst) { return ops().fetch_sub(v, o); }
-    __device__ T fetch_and(T v, ::std::memory_order o = ::std::memory_order_seq_cst) { return ops().fetch_and(v, o); }
-    __device__ T fetch_or(T v, ::std::memory_order o = ::std::memory_order_seq_cst) { return ops().fetch_or(v, o); }
-    __device__ T fetch_xor(T v, ::std::memory_order o = ::std::memory_order_seq_cst) { return ops().fetch_xor(v, o); }
-    __device__ T fetch_min(T v, ::std::memory_order o = ::std::memory_order_seq_cst) { return ops().fetch_min(v, o); }
-    __device__ T fetch_max(T v, ::std::memory_order o = ::std::memory_order_seq_cst) { return ops().fetch_max(v, o); }
-    __device__ operator T() { return load(); }
-    __device__ T operator=(T v) { store(v); return v; }
-    __device__ T operator+=(T v) { return ops() += v; }
-    __device__ T operator-=(T v) { return ops() -= v; }
-    __device__ T operator++() { return ++ops(); }
-    __device__ T operator++(int) { return ops()++; }
-    __device__ T operator--() { return --ops(); }
-    __device__ T operator--(int) { return ops()--; }
+    __host__ __device__ T fetch_add(T v, ::std::memory_order o = ::std::memory_order_seq_cst) { return ops().fetch_add(v, o); }
+    __host__ __device__ T fetch_sub(T v, ::std::memory_order o = ::std::memory_order_seq_cst) { return ops().fetch_sub(v, o); }
+    __host__ __device__ T fetch_and(T v, ::std::memory_order o = ::std::memory_order_seq_cst) { return ops().fetch_and(v, o); }
+    __host__ __device__ T fetch_or(T v, ::std::memory_order o = ::std::memory_order_seq_cst) { return ops().fetch_or(v, o); }
+    __host__ __device__ T fetch_xor(T v, ::std::memory_order o = ::std::memory_order_seq_cst) { return ops().fetch_xor(v, o); }
+    __host__ __device__ T fetch_min(T v, ::std::memory_order o = ::std::memory_order_seq_cst) { return ops().fetch_min(v, o); }
+    __host__ __device__ T fetch_max(T v, ::std::memory_order o = ::std::memory_order_seq_cst) { return ops().fetch_max(v, o); }
+    __host__ __device__ operator T() { return load(); }
+    __host__ __device__ T operator=(T v) { store(v); return v; }
+    __host__ __device__ T operator+=(T v) { return ops() += v; }
+    __host__ __device__ T operator-=(T v) { return ops() -= v; }
+    __host__ __device__ T operator++() { return ++ops(); }
+    __host__ __device__ T operator++(int) { return ops()++; }
+    __host__ __device__ T operator--() { return --ops(); }
+    __host__ __device__ T operator--(int) { return ops()--; }
 };
+
+namespace std {
+template <class T>
+using atomic = ::cuda::atomic<T, thread_scope_system>;  // libcu++'s cuda::std::atomic: system scope
+}  // namespace std
 }  // namespace cuda

@@ -140,3 +140,36 @@ def test_shared_memory_carveout_values_keep_cudas_numbers(compiler: Compiler | N
     assert not leftovers, leftovers
     assert "porter_sharedmem_carveout_max_shared" in out
     _build(out, "carve.hip", compiler, tmp_path)
+
+
+CUDA_STD_ATOMIC = """#include <cuda/atomic>
+#include <cuda_runtime.h>
+#include <cstdio>
+// the NVIDIA blog's printf alternative (CASerror.h): a status word in mapped pinned memory, stored by kernels and
+// polled by the host through a volatile pointer
+struct Status { cuda::std::atomic<int>* host_status; };
+__global__ void report(Status s, int code) { s.host_status->store(code, cuda::memory_order_release); }
+int poll(void* p) { return static_cast<volatile cuda::std::atomic<int>*>(p)->load(cuda::memory_order_acquire); }
+int main() {
+  cuda::std::atomic<int> a(1);
+  a.store(2, cuda::std::memory_order_release);
+  int old = a.fetch_add(5);
+  int mx = a.fetch_max(4);
+  printf("%d %d %d %d\\n", old, mx, a.load(), poll(&a));
+  return 0;
+}
+"""
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("compiler", compiler_params())
+def test_cuda_std_atomic_in_host_and_device_code(compiler: Compiler | None, tmp_path: Path) -> None:
+    """libcu++'s cuda::std::atomic (cuda::atomic at system scope) and cuda::memory_order_*, host and device,
+    volatile objects included, through porter_cuda_atomic.h; porter no longer calls cuda::std unported there."""
+    compiler = need(compiler)
+    out, leftovers = _port(CUDA_STD_ATOMIC, compiler.rocm)
+    assert not [u for u in leftovers if u.name == "cuda::std"], leftovers
+    path, installed = _build(out, "status.hip", compiler, tmp_path)
+    assert "porter_cuda_atomic" in installed
+    if (run := compiler.run_on_host(path)) is not None:
+        assert run.stdout.split() == ["2", "7", "7", "7"], run.stdout + run.stderr

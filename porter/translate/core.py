@@ -603,7 +603,10 @@ class _Translation:
         if entry is None:
             return False
         if entry.unsupported is not None:
-            self._unconverted(full, start, Reason.NO_HIP_EQUIVALENT, entry.family, entry.unsupported)
+            member = re.match(rb"\s*::\s*(\w+)", self.source[end : end + 80]) if entry.kind == "namespace" else None
+            inner = self.map.apis.get(f"{full}::{member.group(1).decode()}") if member else None
+            if inner is None or inner.unsupported is not None:  # `cuda::std::atomic`: a shim provides that part
+                self._unconverted(full, start, Reason.NO_HIP_EQUIVALENT, entry.family, entry.unsupported)
             return True
         new = (entry.hip or name).rsplit("::", 1)[-1]
         if new != name:
