@@ -31,4 +31,61 @@ inline void roctxRangeStop(roctx_range_id_t) {}
 
 template <class... Args> inline void porter_roctx_name(Args&&...) {}  // rocTX has no naming calls
 
+// NVTX's event attributes (nvtxRangePushEx(&attrib) with a color, as NVIDIA's PUSH_RANGE macros write it): the
+// same struct and constants under porter names; the Ex calls push, mark or start a rocTX range with the ASCII
+// message. How it differs from CUDA: rocTX has no colors, categories or payloads, so those are dropped, and a
+// wide-character or registered message gives an unnamed range.
+#include <stdint.h>
+#include <wchar.h>
+#define PORTER_NVTX_VERSION 3
+typedef union porter_nvtx_message_value {
+    const char* ascii;
+    const wchar_t* unicode;
+    const void* registered;
+} porter_nvtx_message_value_t;
+typedef struct porter_nvtx_event_attributes {
+    uint16_t version;
+    uint16_t size;
+    uint32_t category;
+    int32_t colorType;
+    uint32_t color;
+    int32_t payloadType;
+    int32_t reserved0;
+    union {
+        uint64_t ullValue;
+        int64_t llValue;
+        double dValue;
+        uint32_t uiValue;
+        int32_t iValue;
+        float fValue;
+    } payload;
+    int32_t messageType;
+    porter_nvtx_message_value_t message;
+} porter_nvtx_event_attributes_t;
+#define PORTER_NVTX_EVENT_ATTRIB_STRUCT_SIZE ((uint16_t)(sizeof(porter_nvtx_event_attributes_t)))
+enum porter_nvtx_color_type { PORTER_NVTX_COLOR_UNKNOWN = 0, PORTER_NVTX_COLOR_ARGB = 1 };
+enum porter_nvtx_message_type {
+    PORTER_NVTX_MESSAGE_UNKNOWN = 0,
+    PORTER_NVTX_MESSAGE_TYPE_ASCII = 1,
+    PORTER_NVTX_MESSAGE_TYPE_UNICODE = 2,
+    PORTER_NVTX_MESSAGE_TYPE_REGISTERED = 3
+};
+enum porter_nvtx_payload_type {
+    PORTER_NVTX_PAYLOAD_UNKNOWN = 0,
+    PORTER_NVTX_PAYLOAD_TYPE_UNSIGNED_INT64 = 1,
+    PORTER_NVTX_PAYLOAD_TYPE_INT64 = 2,
+    PORTER_NVTX_PAYLOAD_TYPE_DOUBLE = 3,
+    PORTER_NVTX_PAYLOAD_TYPE_UNSIGNED_INT32 = 4,
+    PORTER_NVTX_PAYLOAD_TYPE_INT32 = 5,
+    PORTER_NVTX_PAYLOAD_TYPE_FLOAT = 6
+};
+inline const char* porter_nvtx_message(const porter_nvtx_event_attributes_t* a) {
+    return a != 0 && a->messageType == PORTER_NVTX_MESSAGE_TYPE_ASCII && a->message.ascii != 0 ? a->message.ascii : "";
+}
+inline int porter_nvtx_range_push_ex(const porter_nvtx_event_attributes_t* a) { return roctxRangePushA(porter_nvtx_message(a)); }
+inline void porter_nvtx_mark_ex(const porter_nvtx_event_attributes_t* a) { roctxMarkA(porter_nvtx_message(a)); }
+inline roctx_range_id_t porter_nvtx_range_start_ex(const porter_nvtx_event_attributes_t* a) {
+    return roctxRangeStartA(porter_nvtx_message(a));
+}
+
 #endif  // PORTER_ROCTX_H

@@ -173,3 +173,48 @@ def test_cuda_std_atomic_in_host_and_device_code(compiler: Compiler | None, tmp_
     assert "porter_cuda_atomic" in installed
     if (run := compiler.run_on_host(path)) is not None:
         assert run.stdout.split() == ["2", "7", "7", "7"], run.stdout + run.stderr
+
+
+NVTX_EX = """#include <cstdio>
+#include <cuda_runtime.h>
+#include <nvToolsExt.h>
+static const uint32_t palette[] = {0xff00ff00, 0xff0000ff};
+#define PUSH_RANGE(name, cid) { \\
+    nvtxEventAttributes_t attrib = {0}; \\
+    attrib.version = NVTX_VERSION; \\
+    attrib.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE; \\
+    attrib.colorType = NVTX_COLOR_ARGB; \\
+    attrib.color = palette[(cid) % 2]; \\
+    attrib.messageType = NVTX_MESSAGE_TYPE_ASCII; \\
+    attrib.message.ascii = name; \\
+    nvtxRangePushEx(&attrib); }
+#define POP_RANGE nvtxRangePop();
+__global__ void k(int* p) { p[threadIdx.x] = 1; }
+int main() {
+  PUSH_RANGE("init", 0)
+  nvtxEventAttributes_t m = {0};
+  m.messageType = NVTX_MESSAGE_TYPE_ASCII;
+  m.message.ascii = "here";
+  nvtxMarkEx(&m);
+  nvtxRangeId_t id = nvtxRangeStartEx(&m);
+  nvtxRangeEnd(id);
+  POP_RANGE
+  printf("%d %d\\n", (int)NVTX_EVENT_ATTRIB_STRUCT_SIZE, (int)sizeof(m.payload));
+  return 0;
+}
+"""
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("compiler", compiler_params())
+def test_nvtx_event_attributes_keep_the_message(compiler: Compiler | None, tmp_path: Path) -> None:
+    """NVIDIA's PUSH_RANGE idiom (nvtxEventAttributes_t with a color, nvtxRangePushEx): the struct and constants
+    under porter names, the range pushed on rocTX with the message; NVTX's layout kept (48 bytes)."""
+    compiler = need(compiler)
+    out, leftovers = _port(NVTX_EX, compiler.rocm)
+    assert not [u for u in leftovers if u.family == "nvtx"], leftovers
+    assert "porter_nvtx_range_push_ex(&attrib);" in out and "attrib.colorType = PORTER_NVTX_COLOR_ARGB;" in out
+    path, installed = _build(out, "ranges.hip", compiler, tmp_path)
+    assert "porter_roctx" in installed
+    if (run := compiler.run_on_host(path)) is not None:
+        assert run.stdout.split() == ["48", "8"], run.stdout + run.stderr
