@@ -225,3 +225,23 @@ def test_each_cmake_project_of_a_tree_keeps_its_own_language_standard(tmp_path: 
     assert flags.std_for(root / "lt" / "auto" / "main.cu") == "c++11"
     assert "-std=c++17" in flags.args(root / "blas" / "gemm" / "main.cu")
     assert not [a for a in flags.args(root / "fft" / "c2c" / "main.cu") if a.startswith("-std=")]
+
+
+def test_recipe_flags_apply_to_the_units_the_recipe_compiles(tmp_path: Path) -> None:
+    """The NVIDIA blog's nvtx and rnn samples put their defines in the recipe (`nvcc -DUSE_NVTX ... manual_nvtx.cu`,
+    `$(NVCC) -DPERFOPTS=31 $<`): those are that unit's flags, not the tree's; in a tree that also has CMake
+    projects, a Makefile outside them is read."""
+    (tmp_path / "nvtx").mkdir()
+    (tmp_path / "nvtx" / "Makefile").write_text(
+        "all: manual lstm\nmanual: manual.cu\n\tnvcc -DUSE_NVTX -arch=sm_70 -lnvToolsExt -o manual manual.cu\n"
+        "lstm: lstm.cu\n\t$(NVCC) -D PERFOPTS=31 -Iinc $< -o $@\nplain: plain.cu\n\tnvcc plain.cu\n")
+    (tmp_path / "cm").mkdir()
+    (tmp_path / "cm" / "CMakeLists.txt").write_text("project(p CUDA)\nadd_definitions(-DFROM_CMAKE)\n")
+    (tmp_path / "cm" / "Makefile").write_text("x: x.cu\n\tnvcc -DLEFTOVER x.cu\n")  # inside a CMake project
+    flags = collect_flags(tmp_path)
+    root = tmp_path.resolve()
+    assert flags.source == "CMakeLists.txt and Makefile" and flags.defines == ["FROM_CMAKE"]
+    assert "-DUSE_NVTX" in flags.args(root / "nvtx" / "manual.cu")
+    assert flags.args(root / "nvtx" / "lstm.cu")[-2:] == [f"-I{root / 'nvtx' / 'inc'}", "-DPERFOPTS=31"]
+    assert not [a for a in flags.args(root / "nvtx" / "plain.cu") if a in ("-DUSE_NVTX", "-DPERFOPTS=31")]
+    assert not [a for a in flags.args(root / "cm" / "x.cu") if "LEFTOVER" in a]

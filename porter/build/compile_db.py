@@ -17,7 +17,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from porter.build.make_conditions import Branch, conditioned_lines, source_mentions
+from porter.build.make_conditions import Branch, conditioned_lines, recipe_options, source_mentions
 
 SOURCE_SUFFIXES = {".hip", ".cu", ".cpp", ".cc", ".cxx"}
 HEADER_SUFFIXES = {".h", ".hpp", ".hh", ".hxx", ".cuh", ".inl"}
@@ -47,6 +47,8 @@ class CompileFlags:
     # CMake's language standard per folder of a CMakeLists.txt that sets one: a unit takes its nearest folder's
     # (a tree of samples sets C++11 in one and C++17 in another), else `std`
     project_std: dict[str, str] = field(default_factory=dict)
+    # -I/-D a Makefile's recipe gives one unit (`nvcc -DUSE_NVTX ... manual_nvtx.cu`): absolute path -> options
+    unit_options: dict[str, list[str]] = field(default_factory=dict)
 
     def add_include(self, path: Path) -> None:
         text = str(path)
@@ -72,9 +74,10 @@ class CompileFlags:
         options = [f"-std={std}"] if std and not c_unit else []
         options += ["-fopenmp"] if self.openmp else []
         options += ["-fgpu-rdc"] if self.rdc and not c_unit else []
+        own = self.unit_options.get(str(unit), []) if unit is not None else []
         return ([f"-I{d}" for d in self.include_order(self.include_dirs, unit)]
                 + [f"-idirafter{d}" for d in self.include_order(self.header_dirs, unit)]
-                + [f"-D{d}" for d in self.defines] + options)
+                + [f"-D{d}" for d in self.defines] + own + options)
 
     def std_for(self, unit: Path | None) -> str | None:
         if unit is not None and self.project_std:
@@ -181,19 +184,27 @@ def skip_kind(reason: str) -> str:
     return reason
 
 
+def _outside_cmake_projects(makefiles: list[Path], cmake: list[Path]) -> list[Path]:
+    """The Makefiles no CMake project contains (a CMake build dir's or a sample's leftover Makefile is not how it
+    builds)."""
+    projects = [c.parent for c in cmake]
+    return [mk for mk in makefiles if not any(mk.parent.is_relative_to(p) for p in projects)]
+
+
 def _make_reading(root: Path) -> tuple[dict[Path, Path], set[Path]]:
     """What the tree's Makefiles say of its sources: those they name only where a plain `make` does not read
     them (a branch not taken, a rule whose target is empty: optional parts such as llm.c's cuDNN attention) ->
     the Makefile; and those they compile themselves (a rule's first prerequisite, a recipe's argument). Only for
-    trees built by Make (CMake and compile_commands.json say what they build their own way); a source no Makefile
-    names (wildcards, pattern rules) is planned as before."""
+    Makefiles outside CMake projects, in trees without compile_commands.json (those say what they build their own
+    way); a source no Makefile names (wildcards, pattern rules) is planned as before."""
     files = list(walk_files(root))
-    if any(p.name in ("CMakeLists.txt", "compile_commands.json") for p in files):
+    if any(p.name == "compile_commands.json" for p in files):
         return {}, set()
     read: dict[Path, bool] = {}
     where: dict[Path, Path] = {}
     compiled: set[Path] = set()
-    for makefile in (p for p in files if p.name in ("Makefile", "makefile", "GNUmakefile") or p.suffix == ".mk"):
+    makefiles = [p for p in files if p.name in ("Makefile", "makefile", "GNUmakefile") or p.suffix == ".mk"]
+    for makefile in _outside_cmake_projects(makefiles, [p for p in files if p.name == "CMakeLists.txt"]):
         for written, mention in source_mentions(makefile.read_text("utf-8", "replace")).items():
             path = Path(os.path.normpath(makefile.parent / written))
             read[path] = read.get(path, False) or mention.read
@@ -420,6 +431,14 @@ def from_makefile(makefile: Path, flags: CompileFlags) -> None:
         if state is Branch.UNKNOWN:
             kept = _without_defines(kept)
         _flags_from_args(kept, makefile.parent, flags, None, makefile.parent)
+    for source, words in recipe_options(text).items():
+        own = CompileFlags()
+        _flags_from_args(words, makefile.parent, own, None, makefile.parent)
+        unit = str((makefile.parent / source).resolve())
+        extra = [f"-I{d}" for d in own.include_dirs] + [f"-D{d}" for d in own.defines if d not in flags.defines]
+        if extra:
+            flags.unit_options.setdefault(unit, [])
+            flags.unit_options[unit] += [x for x in extra if x not in flags.unit_options[unit]]
 
 
 def _without_defines(tokens: list[str]) -> list[str]:
@@ -454,13 +473,16 @@ def collect_flags(out_root: Path) -> CompileFlags:
         flags = CompileFlags()
         cmake = sorted((p for p in all_files if p.name == "CMakeLists.txt"), key=lambda p: len(p.parts))
         makefiles = [p for p in all_files if p.name in ("Makefile", "makefile", "GNUmakefile") or p.suffix == ".mk"]
+        # in a tree of several projects, a Makefile outside every CMake project is read too (the NVIDIA blog's
+        # samples: some CMake, most Make)
+        makefiles = _outside_cmake_projects(makefiles, cmake)
         if cmake:
-            flags.source = "CMakeLists.txt"
+            flags.source = "CMakeLists.txt" + (" and Makefile" if makefiles else "")
             from_cmake(cmake, flags)
         elif makefiles:
             flags.source = "Makefile"
-            for mk in makefiles:
-                from_makefile(mk, flags)
+        for mk in makefiles:
+            from_makefile(mk, flags)
     _add_include_prefixes(out_root, all_files, flags)
     flags.project_dirs = sorted({str(p.parent) for p in all_files if p.name in _BUILD_FILE_NAMES or p.suffix == ".mk"})
     for path in all_files:

@@ -220,3 +220,33 @@ def source_mentions(text: str) -> dict[str, Mention]:
             mention.read = mention.read or live
             mention.compiled = mention.compiled or (live and (recipe or m.group(1) == first))
     return mentions
+
+
+def recipe_options(text: str) -> dict[str, list[str]]:
+    """Each source a read recipe compiles (named in it, or the rule's prerequisites through `$<`/`$^`) -> the
+    recipe's other words after the command (`nvcc -DUSE_NVTX -o manual_nvtx manual_nvtx.cu`: flags for that unit
+    alone, which the flag variables do not carry). Words holding make references are left out."""
+    make = _Make()
+    options: dict[str, list[str]] = {}
+    prerequisites: list[str] = []
+    rule_live = True
+    for line, state in conditioned_lines(text.replace("\\\n", " "), make):
+        live = state is not Branch.NOT_TAKEN
+        if not line.startswith("\t"):
+            if not _ASSIGN.match(line) and (rule := _RULE.match(line)):
+                targets = make.expand(rule.group(1))
+                rule_live = live and (targets is None or bool(targets.strip()))
+                prerequisites = [m.group(1) for m in _SOURCE_WORD.finditer(rule.group(2).split(";", 1)[0])]
+            continue
+        if not (live and rule_live):
+            continue
+        words = line.split("#", 1)[0].split()
+        sources = [m.group(1) for m in _SOURCE_WORD.finditer(" ".join(words))]
+        if "$<" in words:
+            sources += prerequisites[:1]
+        if "$^" in words or "$+" in words:
+            sources += prerequisites
+        flags = [w for w in words[1:] if "$" not in w and not _SOURCE_WORD.fullmatch(w)]
+        for source in dict.fromkeys(sources):
+            options.setdefault(source, []).extend(flags)
+    return options
