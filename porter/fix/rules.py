@@ -153,9 +153,7 @@ def _unconditional_spans(text: str) -> list[tuple[int, int]]:
     for m in _CONDITIONAL_RE.finditer(text):
         if m.group(1) == "endif":
             depth = max(depth - 1, 0)
-            if depth == 0 and guard is None:
-                start = m.end()
-            elif depth == 1 and guard is not None:
+            if (depth == 0 and guard is None) or (depth == 1 and guard is not None):
                 start = m.end()
             continue
         if depth == 0 and guard is None and m.group(1) == "ifndef" and not spans and not _COMMENT_RE.sub(
