@@ -175,7 +175,7 @@ def test_makefile_host_options_and_relocatable_code(tmp_path: Path) -> None:
     (tmp_path / "Makefile").write_text(
         "NVCCFLAGS = -O2 -std=c++14 -rdc=true -Xcompiler -fopenmp,-Wall -arch=sm_80\nall:\n\t$(NVCC) x.cu\n")
     flags = collect_flags(tmp_path)
-    assert (flags.std, flags.openmp, flags.rdc) == ("c++14", True, True)
+    assert (flags.std_for(tmp_path.resolve() / "x.cu"), flags.openmp, flags.rdc) == ("c++14", True, True)
 
 
 def test_plain_tree_gets_no_language_options(tmp_path: Path) -> None:
@@ -245,3 +245,10 @@ def test_recipe_flags_apply_to_the_units_the_recipe_compiles(tmp_path: Path) -> 
     assert flags.args(root / "nvtx" / "lstm.cu")[-2:] == [f"-I{root / 'nvtx' / 'inc'}", "-DPERFOPTS=31"]
     assert not [a for a in flags.args(root / "nvtx" / "plain.cu") if a in ("-DUSE_NVTX", "-DPERFOPTS=31")]
     assert not [a for a in flags.args(root / "cm" / "x.cu") if "LEFTOVER" in a]
+    # a -std= in a Makefile's flags is its project's, in a recipe its units'
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "Makefile").write_text("NVCCFLAGS = -std=c++11\nv: v.cu\n\tnvcc $(NVCCFLAGS) v.cu\n"
+                                             "w: w.cu\n\tnvcc -std=c++14 w.cu\n")
+    flags = collect_flags(tmp_path)
+    assert flags.std_for(root / "old" / "v.cu") == "c++11" and flags.std_for(root / "old" / "w.cu") == "c++14"
+    assert flags.std_for(root / "nvtx" / "manual.cu") is None

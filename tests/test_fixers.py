@@ -228,6 +228,17 @@ int spin(volatile int* flag) {
 """,
         "  int count = 0;",
     ),
+    "deviceptr-cast-away-const": (  # the NVIDIA blog's printf alternative: an address range from a const char*
+        None,
+        """#include <hip/hip_runtime.h>
+size_t range(const char* device_string) {
+  hipDeviceptr_t base; size_t size = 0;
+  hipMemGetAddressRange(&base, &size, reinterpret_cast<hipDeviceptr_t>(device_string));
+  return size;
+}
+""",
+        "  hipMemGetAddressRange(&base, &size, (hipDeviceptr_t)(device_string));",
+    ),
     "host-math-classification": (  # host code calling isfinite unqualified after <cmath> alone, as nvcc allows
         None,
         """#include <hip/hip_runtime.h>

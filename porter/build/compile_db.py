@@ -49,6 +49,7 @@ class CompileFlags:
     project_std: dict[str, str] = field(default_factory=dict)
     # -I/-D a Makefile's recipe gives one unit (`nvcc -DUSE_NVTX ... manual_nvtx.cu`): absolute path -> options
     unit_options: dict[str, list[str]] = field(default_factory=dict)
+    unit_std: dict[str, str] = field(default_factory=dict)  # a recipe's -std= for the units it compiles
 
     def add_include(self, path: Path) -> None:
         text = str(path)
@@ -80,6 +81,8 @@ class CompileFlags:
                 + [f"-D{d}" for d in self.defines] + own + options)
 
     def std_for(self, unit: Path | None) -> str | None:
+        if unit is not None and (std := self.unit_std.get(str(unit))) is not None:
+            return std
         if unit is not None and self.project_std:
             here = unit.parent
             for folder in (here, *here.parents):
@@ -411,6 +414,7 @@ def from_makefile(makefile: Path, flags: CompileFlags) -> None:
     that is not taken adds nothing, and one whose condition porter cannot evaluate (`$(shell dpkg -l | grep nccl)`)
     adds its include folders but not its defines (optional features: -DMULTI_GPU, -DENABLE_CUDNN)."""
     text = makefile.read_text("utf-8", "replace").replace("\\\n", " ")
+    tree_std, flags.std = flags.std, None  # a Makefile's -std= is its project's (the units below its folder)
     for line, state in conditioned_lines(text):
         if state is Branch.NOT_TAKEN:
             continue
@@ -431,11 +435,16 @@ def from_makefile(makefile: Path, flags: CompileFlags) -> None:
         if state is Branch.UNKNOWN:
             kept = _without_defines(kept)
         _flags_from_args(kept, makefile.parent, flags, None, makefile.parent)
+    if flags.std is not None:
+        flags.project_std.setdefault(str(makefile.parent.resolve()), flags.std)
+    flags.std = tree_std
     for source, words in recipe_options(text).items():
         own = CompileFlags()
         _flags_from_args(words, makefile.parent, own, None, makefile.parent)
         unit = str((makefile.parent / source).resolve())
         extra = [f"-I{d}" for d in own.include_dirs] + [f"-D{d}" for d in own.defines if d not in flags.defines]
+        if own.std is not None:
+            flags.unit_std.setdefault(unit, own.std)  # `nvcc ... -std=c++11` in the recipe: that unit's
         if extra:
             flags.unit_options.setdefault(unit, [])
             flags.unit_options[unit] += [x for x in extra if x not in flags.unit_options[unit]]
