@@ -168,6 +168,9 @@ def test_a_missing_cuda_samples_helper_is_explained(header: str) -> None:
     ("'cudnn_frontend.h' file not found", "cudnn", "MIOpen"),  # llm.c's optional cuDNN attention
     ("'windows.h' file not found", "windows-source", "HIP SDK for Windows"),  # gpu-burn's win/
     ("'rccl/rccl.h' file not found", "library-not-installed", "RCCL"),  # llm.c's multi-GPU path
+    ("'thrust/segmented_scan.h' file not found", "library-not-installed", "Thrust 1.x"),  # thrust's old examples
+    ("'nvml.h' file not found", "nvml", "AMD SMI"),  # the NVIDIA blog's nvml sample
+    ("'mpi.h' file not found", "mpi-not-installed", "GPU-aware MPI"),  # the blog's CUDA-aware MPI example
 ])
 def test_what_public_code_includes_and_no_toolchain_here_has_is_explained(message: str, rule: str, named: str) -> None:
     from porter.build import Diagnostic
