@@ -118,13 +118,19 @@ def test_sources_a_plain_make_does_not_build_are_not_units(tmp_path: Path) -> No
     (tmp_path / "mpi_part.cu").write_text("")
     (tmp_path / "train_gpt2.cu").write_text("int main() { return 0; }\n")
     (tmp_path / "profile_gpt2.cu").write_text('#define main train_main\n#include "train_gpt2.cu"\n')
-    (tmp_path / "kernel.cu").write_text("")
-    (tmp_path / "bfs.cu").write_text('#include "kernel.cu"\n')
+    (tmp_path / "LICENSE.gups.cu").write_text("Copyright (c) ...\n")  # beside a Makefile that lists its sources
+    (tmp_path / "bfs").mkdir()  # a folder with no Makefile: planned as before
+    (tmp_path / "bfs" / "kernel.cu").write_text("")
+    (tmp_path / "bfs" / "bfs.cu").write_text('#include "kernel.cu"\n')
     plan = plan_units(tmp_path)
     assert sorted(p.name for p in plan.units) == ["bfs.cu", "profile_gpt2.cu", "train_gpt2.cu"]
     assert plan.skipped["llmc/cudnn_att.cpp"] == "Makefile builds it only under a condition a plain `make` does not meet"
     assert plan.skipped["mpi_part.cu"].startswith("Makefile builds it only")
-    assert plan.skipped["kernel.cu"].startswith("included by bfs.cu")
+    assert plan.skipped["LICENSE.gups.cu"] == "not among the sources Makefile names"
+    assert plan.skipped["bfs/kernel.cu"].startswith("included by bfs/bfs.cu")
+    # a Makefile that finds its sources (a wildcard) says nothing of the ones it does not name
+    (tmp_path / "Makefile").write_text(makefile + "ALL := $(wildcard *.cu)\n")
+    assert "LICENSE.gups.cu" not in plan_units(tmp_path).skipped
     (tmp_path / "CMakeLists.txt").write_text("project(x CUDA)\n")  # CMake says what it builds its own way
     assert "mpi_part.cu" not in plan_units(tmp_path).skipped
 

@@ -162,14 +162,19 @@ def plan_units(root: Path, files: list[Path] | None = None, *, alone: bool = Fal
         else:
             plan.skipped[shown] = "host-only C++: no HIP include, kernel, launch or HIP call"
     if not alone and plan.units:
-        unread, compiled_by_make = _make_reading(root)
-        for unit, makefile in unread.items():
+        make = _make_reading(root)
+        for unit, makefile in make.unread.items():
             if unit in plan.units:
                 plan.units.remove(unit)
                 plan.skipped[str(unit.relative_to(root))] = (
                     f"{makefile.relative_to(root)} builds it only under a condition a plain `make` does not meet")
         included = _included_sources(root, set(plan.units))
-        for unit in [u for u in plan.units if u in included and u not in compiled_by_make]:
+        for unit, makefile in make.unnamed.items():
+            if unit in plan.units and unit not in included:
+                plan.units.remove(unit)
+                plan.skipped[str(unit.relative_to(root))] = (
+                    f"not among the sources {makefile.relative_to(root)} names")
+        for unit in [u for u in plan.units if u in included and u not in make.compiled]:
             plan.units.remove(unit)
             includer = included[unit]
             plan.skipped[str(unit.relative_to(root))] = (
@@ -184,6 +189,8 @@ def skip_kind(reason: str) -> str:
         return "included by another source: compiled as part of it"
     if reason.endswith("builds it only under a condition a plain `make` does not meet"):
         return "built by the Makefile only under a condition a plain `make` does not meet"
+    if reason.startswith("not among the sources "):
+        return "not among the sources its folder's Makefile names"
     return reason
 
 
@@ -194,27 +201,52 @@ def _outside_cmake_projects(makefiles: list[Path], cmake: list[Path]) -> list[Pa
     return [mk for mk in makefiles if not any(mk.parent.is_relative_to(p) for p in projects)]
 
 
-def _make_reading(root: Path) -> tuple[dict[Path, Path], set[Path]]:
+@dataclass
+class MakeReading:
+    """What the tree's Makefiles say of its sources (_make_reading)."""
+
+    unread: dict[Path, Path] = field(default_factory=dict)  # named only where a plain make does not read -> Makefile
+    compiled: set[Path] = field(default_factory=set)  # a rule's first prerequisite or a recipe's argument
+    unnamed: dict[Path, Path] = field(default_factory=dict)  # beside a Makefile that lists its sources, not listed
+
+
+# a Makefile that finds its sources rather than naming them
+_MAKE_GLOB_RE = re.compile(r"\$[({]wildcard\b|(?<!\$)\*\.(?:cu|cuh|hip|cpp|cc|cxx|c)\b|\$[({]shell\s+(?:find|ls)\b")
+
+
+def _make_reading(root: Path) -> MakeReading:
     """What the tree's Makefiles say of its sources: those they name only where a plain `make` does not read
-    them (a branch not taken, a rule whose target is empty: optional parts such as llm.c's cuDNN attention) ->
-    the Makefile; and those they compile themselves (a rule's first prerequisite, a recipe's argument). Only for
-    Makefiles outside CMake projects, in trees without compile_commands.json (those say what they build their own
-    way); a source no Makefile names (wildcards, pattern rules) is planned as before."""
+    them (a branch not taken, a rule whose target is empty: optional parts such as llm.c's cuDNN attention); those
+    they compile themselves (a rule's first prerequisite, a recipe's argument); and the sources beside a Makefile
+    that names its sources one by one (no wildcard, no shell) but not those (a license text called LICENSE.gups.cu,
+    an old copy of a kernel). Only for Makefiles outside CMake projects, in trees without compile_commands.json
+    (those say what they build their own way); a source beside no such Makefile is planned as before."""
     files = list(walk_files(root))
+    reading = MakeReading()
     if any(p.name == "compile_commands.json" for p in files):
-        return {}, set()
+        return reading
     read: dict[Path, bool] = {}
     where: dict[Path, Path] = {}
-    compiled: set[Path] = set()
+    listing: list[Path] = []  # Makefiles that name their own folder's sources one by one
     makefiles = [p for p in files if p.name in ("Makefile", "makefile", "GNUmakefile") or p.suffix == ".mk"]
     for makefile in _outside_cmake_projects(makefiles, [p for p in files if p.name == "CMakeLists.txt"]):
-        for written, mention in source_mentions(makefile.read_text("utf-8", "replace")).items():
+        text = makefile.read_text("utf-8", "replace")
+        mentions = source_mentions(text)
+        for written, mention in mentions.items():
             path = Path(os.path.normpath(makefile.parent / written))
             read[path] = read.get(path, False) or mention.read
             where.setdefault(path, makefile)
             if mention.compiled:
-                compiled.add(path)
-    return {path: where[path] for path, seen in read.items() if not seen}, compiled
+                reading.compiled.add(path)
+        if not _MAKE_GLOB_RE.search(text) and any("/" not in w and m.read for w, m in mentions.items()):
+            listing.append(makefile)
+    reading.unread = {path: where[path] for path, seen in read.items() if not seen}
+    for makefile in listing:
+        for path in files:
+            if path.parent == makefile.parent and path.suffix.lower() in (*SOURCE_SUFFIXES, ".c") \
+                    and path not in read:
+                reading.unnamed.setdefault(path, makefile)
+    return reading
 
 
 def _included_sources(root: Path, units: set[Path]) -> dict[Path, Path]:
