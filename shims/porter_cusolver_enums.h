@@ -1,8 +1,9 @@
 // porter shim: cuSOLVER's precision and iterative-refinement enumerations (cusolverPrecType_t,
 // cusolverIRSRefinement_t), which hipSOLVER lacks: it has no iterative-refinement (IRS) solvers and no
 // precision-type parameters. Code that only names them (the traits of CUDALibrarySamples' cusolver_utils.h, a
-// string-to-enum helper) compiles with CUDA's values; a call to an IRS solver (cusolverDnIRSXgesv...) stays
-// reported, since hipSOLVER has none.
+// string-to-enum helper) compiles with CUDA's values.
+// How it differs from CUDA: the enumerations name nothing hipSOLVER can take, so a call to an IRS solver
+// (cusolverDnIRSXgesv...) stays reported, since hipSOLVER has none.
 #ifndef PORTER_CUSOLVER_ENUMS_H
 #define PORTER_CUSOLVER_ENUMS_H
 
