@@ -48,6 +48,8 @@ from porter.translate import CUDA_LOOKING, Conversion, Reason, TranslateOptions,
 HEADER_SUFFIXES = (".h", ".cuh", ".hpp", ".hxx", ".inl")
 SHIM_DIR = "porter_shims"  # where ports keep the compatibility shims (porter.fix.shims.OUT_DIRNAME)
 USER_DEFINED = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)|\b([A-Za-z_]\w*)[ \t]*\([^;{}]*\)[ \t]*(?:const[ \t]*)?\{", re.MULTILINE)
+# a type the file defines: `struct cuComplex {`, `class X : base {`, `} cuComplex;` (a typedef of a struct body)
+USER_TYPE = re.compile(rb"\b(?:struct|class|union)[ \t]+([A-Za-z_]\w*)[ \t\r\n]*(?::[^;{]*)?\{|\}[ \t]*([A-Za-z_]\w*)[ \t]*;")
 
 
 @dataclass
@@ -250,7 +252,8 @@ def _plan(request: ConvertRequest, warnings: list[str]) -> Iterable[_Job]:
     renamed = _renames(entries) if request.rename else {}
     pairs = tuple(renamed.items()) + tuple((Path(o).name, Path(n).name) for o, n in renamed.items())
     local_headers = frozenset(Path(e.rel).name for e in entries if e.rel.endswith(HEADER_SUFFIXES))
-    options = replace(base, renamed=pairs, user_symbols=_user_symbols(source, entries), local_headers=local_headers)
+    symbols, types = _user_symbols(source, entries)
+    options = replace(base, renamed=pairs, user_symbols=symbols, user_types=types, local_headers=local_headers)
     for entry in entries:
         if entry.rel.startswith(SHIM_DIR + "/") and entry.kind is FileKind.SOURCE:
             entry = replace(entry, kind=FileKind.OTHER)  # porter's own shims in a port: copied as they are
@@ -270,9 +273,11 @@ def _renames(entries: list[TreeEntry]) -> dict[str, str]:
     return out
 
 
-def _user_symbols(root: Path, entries: list[TreeEntry]) -> frozenset[str]:
-    """CUDA-looking names the project defines in its headers (CUDA_CHECK, cudaCheckError...): the user's own."""
+def _user_symbols(root: Path, entries: list[TreeEntry]) -> tuple[frozenset[str], frozenset[str]]:
+    """CUDA-looking names the project defines in its headers (CUDA_CHECK, cudaCheckError...): the user's own; and
+    the CUDA-looking types among them (a struct the project calls cuComplex)."""
     names: set[str] = set()
+    types: set[str] = set()
     for e in entries:
         if e.kind is FileKind.SOURCE and e.rel.endswith(HEADER_SUFFIXES):
             try:
@@ -285,7 +290,12 @@ def _user_symbols(root: Path, entries: list[TreeEntry]) -> frozenset[str]:
                 name = (m.group(1) or m.group(2)).decode("ascii")
                 if CUDA_LOOKING.match(name):
                     names.add(name)
-    return frozenset(names)
+            if b"cu" in data:
+                for m in USER_TYPE.finditer(data):
+                    name = (m.group(1) or m.group(2)).decode("ascii")
+                    if CUDA_LOOKING.match(name):
+                        types.add(name)
+    return frozenset(names), frozenset(types)
 
 
 def _run_jobs(jobs: list[_Job], request: ConvertRequest, console: Console, report: Report,

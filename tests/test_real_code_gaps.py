@@ -218,3 +218,31 @@ def test_nvtx_event_attributes_keep_the_message(compiler: Compiler | None, tmp_p
     assert "porter_roctx" in installed
     if (run := compiler.run_on_host(path)) is not None:
         assert run.stdout.split() == ["48", "8"], run.stdout + run.stderr
+
+
+def test_a_type_the_project_defines_under_a_cuda_name_keeps_it(tmp_path: Path) -> None:
+    """CUDA by Example's Julia set defines its own `struct cuComplex` (CUDA's is in cuComplex.h, which it does not
+    include); renamed to hipComplex it collided with HIP's. Kept where the file or a header of the tree defines it;
+    CUDA's cuComplex is still ported where nothing defines it."""
+    own = ("struct cuComplex {\n  float r, i;\n  __device__ cuComplex(float a, float b) : r(a), i(b) {}\n};\n"
+           "__device__ float julia(float x) { cuComplex a(x, x); return a.r * a.i; }\n")
+    out = translate(own.encode(), TranslateOptions(target="gfx942")).output.decode()
+    assert out.count("cuComplex") == 3 and "hipComplex" not in out
+    user = "#include \"complex.h\"\n__device__ float f(cuComplex a) { return a.r; }\n"
+    kept = translate(user.encode(), TranslateOptions(target="gfx942", user_types=frozenset({"cuComplex"})))
+    assert "cuComplex a" in kept.output.decode()
+    cuda = translate(b"#include <cuComplex.h>\n__device__ cuComplex g(cuComplex a) { return cuCmulf(a, a); }\n",
+                     TranslateOptions(target="gfx942")).output.decode()
+    assert "__device__ hipComplex g(hipComplex a) { return hipCmulf(a, a); }" in cuda
+    # through `porter convert`: the struct in a header of the tree
+    src = tmp_path / "book"
+    src.mkdir()
+    (src / "complex.h").write_text("#pragma once\nstruct cuComplex { float r, i; };\n")
+    (src / "julia.cu").write_text(user)
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "porter", "convert", "book", "-o", "out", "--no-build"], cwd=tmp_path,
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "__device__ float f(cuComplex a)" in (tmp_path / "out" / "julia.cu").read_text()

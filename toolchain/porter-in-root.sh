@@ -78,6 +78,11 @@ for dir in /*; do
     if [ -d "$dir" ] && [ ! -L "$dir" ]; then bind "$dir"; fi
 done
 if [ -d /var/tmp ]; then bind /var/tmp; fi
+# the host's /usr/include at /run/porter-host-include, which porter searches after everything else
+# (-idirafter): headers of the user's own libraries (GL/glut.h, mpi.h, zlib.h) that the root does not have
+if [ -d /usr/include ] && mkdir -p -- "$root/run/porter-host-include" 2>/dev/null; then
+    mount --rbind -- /usr/include "$root/run/porter-host-include" || :
+fi
 for arg in "$PORTER_IN_ROOT_CWD" "${TMPDIR:-/tmp}" "$@"; do
     case $arg in
         /*) bind_outside "$arg" ;;

@@ -81,9 +81,11 @@ class HipccEnvironment:
         rel = source.relative_to(self.root) if source.is_relative_to(self.root) else source
         # a C unit is HIP host code: compiled as C against HIP's headers, which need the platform named
         language = ["-x", "c", "-D__HIP_PLATFORM_AMD__"] if source.suffix == ".c" else ["-x", "hip"]
+        # an installed toolchain runs in its own root: the host's headers (GL, MPI...) come last, after the root's
+        host = ["-idirafter", self.toolchain.host_include] if self.toolchain.host_include else []
         return [str(self.toolchain.hipcc), f"--offload-arch={self.arch}", *language, "-c", str(rel),
                 "-o", str(obj), *self.flags.args(source if source.is_absolute() else self.root / source),
-                *self.extra_flags]
+                *host, *self.extra_flags]
 
     def _run(self, cmd: list[str], timeout: float, scratch: Path) -> subprocess.CompletedProcess[str]:
         # ROCm 5.2's clang leaves two empty directories in $TMPDIR per compile: keep them in porter's scratch

@@ -328,6 +328,7 @@ def install(rocm: str = "6.4", dest: Path | None = None, mirror: str | None = No
         if missing := sorted(set(spec.packages) - set(meta.get("packages", {}))):
             say(f"{dest} lacks {', '.join(missing)} (porter's package list grew since it was installed): rebuilding")
         else:
+            _write_bin(dest)  # the runner and wrappers of this porter (the root stays as it is)
             toolchain = toolchain_at(dest / "bin" / "hipcc", origin="installed")
             verify(toolchain, spec)
             _register(toolchain.name, dest, cache_dir)

@@ -27,6 +27,7 @@ COMMON_ARCHES = ("gfx906", "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "g
 # Nearest wave64 (CDNA) arch to fall back to, newest first, when the local hipcc does not know the target.
 WAVE64_FALLBACKS = ("gfx950", "gfx942", "gfx90a", "gfx908", "gfx906")
 RUNNER = "porter-in-root"  # beside an installed toolchain's bin/hipcc: what runs the root's tools
+HOST_INCLUDE = "/run/porter-host-include"  # the host's /usr/include inside an installed toolchain's root
 METADATA = "toolchain.json"  # in an installed toolchain's directory
 _VERSION_RE = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
 
@@ -66,9 +67,25 @@ class Toolchain:
             return self.root / "usr" / "include"
         return self.hipcc.resolve().parent.parent / "include"
 
+    @property
+    def host_include(self) -> str | None:
+        """Where an installed toolchain's runner shows the host's /usr/include (searched after the root's own
+        headers, for the user's libraries the root lacks); None for a host toolchain or an older runner."""
+        if self.root is None:
+            return None
+        return HOST_INCLUDE if _runner_shows_host_headers(self.hipcc.with_name(RUNNER)) else None
+
     def command(self, *args: str) -> list[str]:
         """The argv that runs hipcc with `args`; paths in it mean the same for every kind of toolchain."""
         return [str(self.hipcc), *args]
+
+
+@functools.lru_cache(maxsize=8)
+def _runner_shows_host_headers(runner: Path) -> bool:
+    try:
+        return HOST_INCLUDE in runner.read_text("utf-8", "replace") and Path("/usr/include").is_dir()
+    except OSError:
+        return False
 
 
 def find_hipcc() -> Path | None:

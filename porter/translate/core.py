@@ -578,12 +578,25 @@ class _Translation:
         """(new bytes or b"" when unchanged, family, hip) for a name whose every code use is renamed the same way
         with nothing to report; None when uses need the checks in _identifiers."""
         entry = self.map.apis.get(name)
+        if entry is not None and entry.kind == "type" and entry.hip and entry.hip != name and self._user_type(name):
+            self.result.warnings.append(f"{name} is the project's own type here (it defines it), not CUDA's: kept, "
+                                        f"not renamed to {entry.hip}")
+            return (b"", entry.family, name)
         if (entry is None or not entry.hip or entry.unsupported is not None or name in self.map.ocp_fp8
                 or name in self.map.no_image or name in self.map.no_image_agent
                 or name in self.map.defined_only or name in self.map.symbol_args
                 or not entry.available_in(self.options.rocm)):
             return None
         return (entry.hip.encode() if entry.hip != name else b"", entry.family, entry.hip)
+
+    def _user_type(self, name: str) -> bool:
+        """The project defines a type of this CUDA name itself (CUDA by Example's `struct cuComplex {...}` for its
+        Julia set): in this file, or in a header of the tree."""
+        if name in self.options.user_types:
+            return True
+        word = re.escape(name.encode())
+        return re.search(rb"\b(?:struct|class|union)[ \t]+" + word + rb"[ \t\r\n]*(?::[^;{]*)?\{|\}[ \t]*" + word
+                         + rb"[ \t]*;", self.source) is not None
 
     def _qualified(self, start: int, end: int, name: str) -> bool:
         """`cg::reduce`, `thrust::cuda::par`: entries keyed by a qualified name (namespace aliases resolved).

@@ -46,6 +46,8 @@ class TranslateOptions:
     renamed: tuple[tuple[str, str], ...] = ()
     # identifiers the project defines itself (macros, functions): never reported as untranslated CUDA
     user_symbols: frozenset[str] = frozenset()
+    # CUDA type names the project's headers define as its own types (CUDA by Example's `struct cuComplex`): kept
+    user_types: frozenset[str] = frozenset()
     # base names of the headers the project itself contains: never reported as unknown CUDA headers
     local_headers: frozenset[str] = frozenset()
     hazard_fixes: bool = True  # apply the safe mechanical hazard fixes (porter.scan.fixes)
