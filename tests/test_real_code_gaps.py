@@ -246,3 +246,46 @@ def test_a_type_the_project_defines_under_a_cuda_name_keeps_it(tmp_path: Path) -
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     assert "__device__ float f(cuComplex a)" in (tmp_path / "out" / "julia.cu").read_text()
+
+
+GL_INTEROP = """#include <GL/gl.h>
+#include <cuda_runtime.h>
+#include <cuda_gl_interop.h>
+// CUDA by Example's gpu_anim.h: a pixel buffer shared with OpenGL
+struct Frame { cudaGraphicsResource* resource; GLuint buffer; };
+__global__ void shade(uchar4* p, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) p[i].x = 255; }
+int draw(Frame& f, int dev, int n) {
+  cudaGLSetGLDevice(dev);
+  if (cudaGraphicsGLRegisterBuffer(&f.resource, f.buffer, cudaGraphicsMapFlagsNone) != cudaSuccess) return 1;
+  uchar4* pixels; size_t size;
+  cudaGraphicsMapResources(1, &f.resource, NULL);
+  cudaGraphicsResourceGetMappedPointer((void**)&pixels, &size, f.resource);
+  shade<<<(n + 255) / 256, 256>>>(pixels, n);
+  cudaGraphicsUnmapResources(1, &f.resource, NULL);
+  return cudaGraphicsUnregisterResource(f.resource) != cudaSuccess;
+}
+"""
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("compiler", compiler_params())
+def test_opengl_interop_ports_and_sees_the_hosts_gl_headers(compiler: Compiler | None, tmp_path: Path) -> None:
+    """CUDA by Example's GL interop: the map flags it passes where register flags go (HIP has register flags of
+    the same values), cudaGLSetGLDevice (deprecated, made the device current); and GL/gl.h, the user's library
+    header, found by the ROCm 6.4 toolchain too, whose own root has no GL (the host's headers come after its own)."""
+    if not Path("/usr/include/GL/gl.h").is_file():
+        pytest.skip("no GL/gl.h on this machine (libgl-dev; `make hip-toolchain` installs it)")
+    compiler = need(compiler)
+    out, leftovers = _port(GL_INTEROP, compiler.rocm)
+    assert not leftovers, leftovers
+    for expected in ("hipSetDevice(dev);", "hipGraphicsGLRegisterBuffer(&f.resource, f.buffer, hipGraphicsRegisterFlagsNone)"):
+        assert expected in out, expected
+    root = tmp_path / "out"
+    root.mkdir()
+    (root / "frame.hip").write_text(out)
+    from porter.build.environment import HipccEnvironment
+    from porter.build.toolchain import resolve_toolchain
+
+    toolchain = resolve_toolchain(compiler.hipcc)
+    result = HipccEnvironment(root, toolchain, arch=compiler.arches[0], jobs=1).build()
+    assert result.ok, result.output
