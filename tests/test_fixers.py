@@ -379,6 +379,8 @@ def test_header_for_identifiers() -> None:
     assert header_for("hiprandState_t") == "hiprand/hiprand_kernel.h"
     assert header_for("__half2float") == "hip/hip_fp16.h"
     assert header_for("my_function") is None
+    assert header_for("FLT_MAX") == "float.h" and header_for("DBL_EPSILON") == "float.h"
+    assert header_for("INT_MAX") == "limits.h" and header_for("ULLONG_MAX") == "limits.h"
 
 
 def test_system_header_locations_are_not_edited(tmp_path: Path) -> None:
@@ -416,6 +418,14 @@ void set_window(hipStream_t s, void* p) {
 #endif
 __global__ void init(int* a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1; }
 """, ["#include <hip/hip_runtime.h>", "#include <cstdio>"]),
+    # hijkzzz/cuda-neural-network: FLT_MAX with no float.h, which CUDA's headers and older Thrust brought in
+    "limits.hip": ("""#include <hip/hip_runtime.h>
+__global__ void max_pool(const float* in, float* out, int n) {
+  float best = -FLT_MAX;
+  for (int i = 0; i < n; ++i) best = fmaxf(best, in[i] + FLT_EPSILON);
+  out[0] = best;
+}
+""", ["#include <float.h>"]),
 }
 
 
