@@ -129,7 +129,7 @@ def _with_shims(result: TranslationResult, job: _Job) -> tuple[bytes, tuple[str,
     from porter.fix import add_shim_include, all_shims, needed_shims
 
     text = result.output.decode("utf-8", "surrogateescape")
-    needed = needed_shims(text, job.options.rocm)
+    needed = needed_shims(text, job.options.rocm, job.options.local_headers)
     files = []
     for name in sorted(needed):
         shim = all_shims()[name]

@@ -289,3 +289,62 @@ def test_opengl_interop_ports_and_sees_the_hosts_gl_headers(compiler: Compiler |
     toolchain = resolve_toolchain(compiler.hipcc)
     result = HipccEnvironment(root, toolchain, arch=compiler.arches[0], jobs=1).build()
     assert result.ok, result.output
+
+
+SAMPLES_HELPERS = """#include <stdio.h>
+#include <helper_string.h>
+#include <cuda_runtime.h>
+#include <helper_functions.h>
+#include <helper_cuda.h>
+// yzhaiustc's SGEMM tutorial: cuda-samples' helpers from a samples install (-I.../samples/common/inc)
+__global__ void fill(float* p) { p[threadIdx.x] = 1.0f; }
+int run_on_gpu(int argc, char** argv) {
+  findCudaDevice(argc, (const char**)argv);
+  float* d; checkCudaErrors(cudaMalloc(&d, 256 * sizeof(float)));
+  fill<<<1, 256>>>(d); getLastCudaError("fill failed");
+  return 0;
+}
+int main(int argc, char** argv) {
+  const char* args[] = {"prog", "-size=128", "--Help", "-name=abc", "-ratio=0.5", "-"};
+  const char** a = args; int n = 6; char* name = NULL;
+  StopWatchInterface* timer = NULL;
+  sdkCreateTimer(&timer); sdkStartTimer(&timer); sdkStopTimer(&timer);
+  printf("%d %d %d %d %d %s %g %g %d\\n", checkCmdLineFlag(n, a, "help"), checkCmdLineFlag(n, a, "size"),
+         checkCmdLineFlag(n, a, "siz"), getCmdLineArgumentInt(n, a, "size"),
+         getCmdLineArgumentString(n, a, "name", &name), name, getCmdLineArgumentFloat(n, a, "ratio"),
+         getCmdLineArgumentFloat(n, a, "scale"), sdkGetTimerValue(&timer) >= 0.0f);
+  sdkDeleteTimer(&timer);
+  return argc > 1 ? run_on_gpu(argc, argv) : 0;
+}
+"""
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("compiler", compiler_params())
+def test_cuda_samples_helpers_from_a_samples_install(compiler: Compiler | None, tmp_path: Path) -> None:
+    """A project that includes cuda-samples' helper_cuda.h/helper_string.h/helper_functions.h from a samples install
+    gets porter's HIP versions in their place (porter_cuda_samples_helpers.h); a project with its own copy keeps it.
+    On the host: the flags as cuda-samples reads them (`-name=value`, `--flag`, case-insensitive, whole names)."""
+    import subprocess
+    import sys
+
+    compiler = need(compiler)
+    src = tmp_path / "sgemm"
+    src.mkdir()
+    (src / "test.cu").write_text(SAMPLES_HELPERS)
+    proc = subprocess.run([sys.executable, "-m", "porter", "convert", "sgemm", "-o", "out", "--no-build"],
+                          cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    out = (tmp_path / "out" / "test.cu").read_text()
+    assert out.count('#include "porter_shims/porter_cuda_samples_helpers.h"') == 1 and "helper_cuda.h" not in out
+    path = tmp_path / "out" / "test.hip"
+    path.write_text(out)
+    assert compiler.compile(path).returncode == 0, compiler.compile(path).stderr[-3000:]
+    if (run := compiler.run_on_host(path)) is not None:
+        assert run.stdout.split() == ["1", "1", "0", "128", "1", "abc", "0.5", "0", "1"], run.stdout + run.stderr
+    # a project that ships its own helper_cuda.h keeps it (cuda-samples' Common/)
+    (src / "helper_cuda.h").write_text("#pragma once\n#include <cstdio>\n#define checkCudaErrors(x) (x)\n")
+    proc = subprocess.run([sys.executable, "-m", "porter", "convert", "sgemm", "-o", "own", "--no-build"],
+                          cwd=tmp_path, capture_output=True, text=True, check=False)
+    own = (tmp_path / "own" / "test.cu").read_text()
+    assert "#include <helper_cuda.h>" in own and "porter_cuda_samples_helpers" not in own

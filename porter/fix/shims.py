@@ -16,6 +16,7 @@ from porter.translate import RocmVersion
 
 SHIMS_DIR = resource_dir("shims")  # shims/ at the repository root, reached through porter/resources
 OUT_DIRNAME = "porter_shims"
+_HEADER_SUFFIXES = frozenset({".h", ".hpp", ".hh", ".hxx", ".cuh", ".inl"})
 _HIP_RUNTIME_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]hip/hip_runtime(?:_api)?\.h[>"][^\n]*\n?', re.M)
 _ANY_HIP_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]hip/[^>"]+[>"][^\n]*\n?', re.M)
 # any HIP or ROCm library header (hip/, hipblas/, hipcub/, rocprim/, ...): what a before-hip shim must precede
@@ -34,6 +35,9 @@ class Shim:
     needed_before: RocmVersion | None
     before_hip: bool = False  # included before the file's first HIP include (it acts before HIP's headers)
     included_with: tuple[str, ...] = ()  # HIP headers whose include alone makes the shim needed (it configures them)
+    # the shim stands for the included_with headers themselves (cuda-samples' helpers, which no ROCm has): their
+    # includes become the shim's, unless the project has its own copy
+    replaces_include: bool = False
 
     def needed_for(self, rocm: RocmVersion | None) -> bool:
         # unknown ROCm: include it; every version-limited shim is guarded by HIP_VERSION itself
@@ -46,9 +50,15 @@ def all_shims() -> dict[str, Shim]:
     return {
         name: Shim(name, row["file"], tuple(row["provides"]),
                    RocmVersion.parse(row["needed_before"]) if row.get("needed_before") else None,
-                   row.get("place") == "before-hip", tuple(row.get("included_with", ())))
+                   row.get("place") == "before-hip", tuple(row.get("included_with", ())),
+                   bool(row.get("replaces_include", False)))
         for name, row in raw.items()
     }
+
+
+@functools.cache
+def _replaced_headers() -> dict[str, tuple[str, ...]]:
+    return {shim.file: shim.included_with for shim in all_shims().values() if shim.replaces_include}
 
 
 @functools.cache
@@ -83,13 +93,23 @@ def _uses(code: str, ident: str, cg_aliases: set[str], present: set[str]) -> boo
     return ident in present
 
 
-def needed_shims(text: str, rocm: RocmVersion | None) -> set[str]:
-    """Names of shims (index.toml keys) whose identifiers `text` uses, for the given ROCm (None: unknown)."""
+def needed_shims(text: str, rocm: RocmVersion | None, local_headers: frozenset[str] = frozenset()) -> set[str]:
+    """Names of shims (index.toml keys) whose identifiers `text` uses, for the given ROCm (None: unknown).
+    `local_headers`: base names of the headers the project has itself; a shim that stands for headers
+    (replaces_include) is not needed where the project has one of them."""
     # shims for a namespace's names (cg::reduce) matter only where the namespace is named
     named = {ns for ns in _namespaces() if ns in text}
     by_include = {name for name, shim in all_shims().items() if shim.included_with and shim.needed_for(rocm)
-                  and any(_includes(text, header) for header in shim.included_with)}
+                  and any(_includes(text, header) for header in shim.included_with)
+                  # a project with its own copy of any of those headers (cuda-samples' Common/) keeps its own
+                  and not (shim.replaces_include and local_headers.intersection(shim.included_with))}
     return by_include | _needed_by_names(text, rocm, named)
+
+
+def project_headers(root: Path) -> frozenset[str]:
+    """Base names of the headers under `root` outside porter's shims (what a quoted or angled include may mean)."""
+    return frozenset(p.name for p in root.rglob("*") if p.suffix.lower() in _HEADER_SUFFIXES
+                     and OUT_DIRNAME not in p.relative_to(root).parts and p.is_file())
 
 
 def _includes(text: str, header: str) -> bool:
@@ -117,11 +137,24 @@ def include_line(file: Path, out_root: Path, shim: Shim) -> str:
 def add_shim_include(text: str, line: str, shim_file: str) -> str:
     """Insert after the HIP runtime include (else after the first HIP include, else after the last include,
     else after #pragma once, else at the top); a `before-hip` shim goes before the first HIP include instead
-    (else where the others go). Idempotent."""
-    if f"{OUT_DIRNAME}/{shim_file}" in text:
-        return text
+    (else where the others go); a shim that stands for headers takes the place of their includes. Idempotent."""
     if "\r\n" in text:  # keep the file's line endings
         line = line.replace("\r\n", "\n").replace("\n", "\r\n")
+    standing_for = _replaced_headers().get(shim_file)
+    if standing_for:
+        pattern = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:' + "|".join(map(re.escape, standing_for))
+                             + r')[>"][^\n]*\n?', re.M)
+        first = [True]
+
+        def replace(m: re.Match) -> str:  # the first include becomes the shim's, the others go
+            keep, first[0] = first[0] and f"{OUT_DIRNAME}/{shim_file}" not in text, False
+            return line if keep else ""
+
+        replaced = pattern.sub(replace, text)
+        if replaced != text:
+            return replaced
+    if f"{OUT_DIRNAME}/{shim_file}" in text:
+        return text
     if shim_file in _before_hip_files():
         first_hip = _ANY_ROCM_RE.search(text)
         if first_hip is not None:
@@ -149,6 +182,7 @@ def install_shims(out_root: Path, files: list[Path], rocm: RocmVersion | None = 
     out_root = out_root.resolve()
     shims = all_shims()
     added: dict[str, list[str]] = {}
+    local = project_headers(out_root) if any(s.replaces_include for s in shims.values()) else frozenset()
     for f in files:
         path = (f if f.is_absolute() else out_root / f).resolve()
         if (out_root / OUT_DIRNAME) in path.parents:
@@ -157,7 +191,7 @@ def install_shims(out_root: Path, files: list[Path], rocm: RocmVersion | None = 
             text = path.read_bytes().decode("utf-8", "surrogateescape")
         except OSError:
             continue
-        wanted = only.get(f, set()) if only is not None else needed_shims(text, rocm)
+        wanted = only.get(f, set()) if only is not None else needed_shims(text, rocm, local)
         new, names = text, []
         for name in sorted(wanted):
             shim = shims[name]
