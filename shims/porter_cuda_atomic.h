@@ -21,7 +21,7 @@ enum thread_scope { thread_scope_system = 0, thread_scope_device = 1, thread_sco
 #endif
 
 namespace cuda {
-namespace std {
+namespace porter_orders {  // std::memory_order and its values, named in cuda::std and (as libcu++ does) in cuda
 using ::std::memory_order;
 using ::std::memory_order_acq_rel;
 using ::std::memory_order_acquire;
@@ -29,14 +29,11 @@ using ::std::memory_order_consume;
 using ::std::memory_order_relaxed;
 using ::std::memory_order_release;
 using ::std::memory_order_seq_cst;
+}  // namespace porter_orders
+namespace std {
+using namespace ::cuda::porter_orders;
 }  // namespace std
-using ::std::memory_order;  // libcu++ has them in cuda:: too
-using ::std::memory_order_acq_rel;
-using ::std::memory_order_acquire;
-using ::std::memory_order_consume;
-using ::std::memory_order_relaxed;
-using ::std::memory_order_release;
-using ::std::memory_order_seq_cst;
+using namespace porter_orders;
 
 
 namespace porter_detail {
