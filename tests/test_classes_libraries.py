@@ -289,3 +289,34 @@ def test_gemm3m_and_newer_sparse_names() -> None:
     out, result = _port(src, target="gfx942", rocm=RocmVersion(6, 4))
     assert "hipblasCgemm(h, HIPBLAS_OP_N, HIPBLAS_OP_N," in out and "m = HIPSPARSE_SIDE_LEFT;" in out
     assert "hipsparseSideMode_t m" in out and not result.unconverted
+
+
+PINNED_ALLOCATOR = b"""#include <thrust/host_vector.h>
+#include <thrust/device_vector.h>
+#include <thrust/system/cuda/experimental/pinned_allocator.h>
+// Thrust 1.x's page-locked host vectors (hijkzzz/cuda-neural-network's mnist.cuh)
+typedef thrust::host_vector<float, thrust::cuda::experimental::pinned_allocator<float> > pinned_vector;
+int roundtrip() {
+  pinned_vector h(16, 1.0f);
+  thrust::device_vector<float> d = h;
+  thrust::host_vector<float, thrust::system::cuda::experimental::pinned_allocator<float> > back = d;
+  return back[3] == 1.0f ? 0 : 1;
+}
+"""
+
+
+@pytest.mark.hipcc
+def test_thrusts_old_pinned_allocator_comes_from_a_shim(tmp_path: Path) -> None:
+    """thrust::cuda::experimental::pinned_allocator left CUDA's Thrust and never was in rocThrust 6.4: porter's
+    allocator over hipHostMalloc with raw pointers (host_vector stays a host container)."""
+    from porter.fix.shims import install_shims
+
+    out, result = _port(PINNED_ALLOCATOR, target="gfx942", rocm=RocmVersion(6, 4))
+    assert "#include <thrust/system/hip/memory.h>" in out and "thrust::hip::experimental::pinned_allocator<float>" in out
+    assert not result.unconverted
+    hipcc = newer_hipcc()
+    src = tmp_path / "pinned.hip"
+    src.write_text(out)
+    assert install_shims(tmp_path, [src], RocmVersion(*hipcc.version))["pinned.hip"] == ["porter_thrust_pinned_allocator"]
+    proc = hipcc.compile(src)
+    assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"
