@@ -320,3 +320,32 @@ def test_thrusts_old_pinned_allocator_comes_from_a_shim(tmp_path: Path) -> None:
     assert install_shims(tmp_path, [src], RocmVersion(*hipcc.version))["pinned.hip"] == ["porter_thrust_pinned_allocator"]
     proc = hipcc.compile(src)
     assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"
+
+
+GEMM_BATCHED_EX = b"""#include <cublas_v2.h>
+cublasStatus_t run(cublasHandle_t h, void** a, void** b, void** c, const void* const* ca, int n, int batch) {
+  float one = 1.0f;
+  cublasGemmBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, a, CUDA_R_32F, n, b, CUDA_R_32F, n, &one, c,
+                      CUDA_R_32F, n, batch, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  return cublasGemmBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, (const void**)ca, CUDA_R_32F, n, ca,
+                             CUDA_R_32F, n, &one, c, CUDA_R_32F, n, batch, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+}
+"""
+
+
+@pytest.mark.hipcc
+def test_batched_gemm_pointer_arrays_take_hipblas_types(tmp_path: Path) -> None:
+    """cuBLAS takes the batches as const void* const[] (void** converts), hipBLAS as const void*[] (it does not):
+    the arrays are cast, an argument already cast to the type is left alone; the untouched call fails."""
+    from porter.fix.shims import install_shims
+
+    out, result = _port(GEMM_BATCHED_EX, target="gfx942", rocm=RocmVersion(6, 4))
+    assert "&one, (const void**)(a), HIP_R_32F, n, (const void**)(b), HIP_R_32F, n, &one, (void**)(c)," in out
+    assert "(const void**)ca, HIP_R_32F, n, (const void**)(ca)," in out and not result.unconverted
+    hipcc = newer_hipcc()
+    for name, text in (("cast.hip", out), ("raw.hip", out.replace("(const void**)(a)", "a"))):
+        src = tmp_path / name
+        src.write_text(text)
+        install_shims(tmp_path, [src], RocmVersion(*hipcc.version))
+        proc = hipcc.compile(src)
+        assert (proc.returncode == 0) == (name == "cast.hip"), f"{hipcc.label} {name}:\n{proc.stderr[-2000:]}"

@@ -10,6 +10,7 @@ made with. Pure: a call node in, edits out.
 from __future__ import annotations
 
 import functools
+import re
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
@@ -36,6 +37,7 @@ class CallShape:
     same_as_made: tuple[str, int] | None = None
     noop: str | None = None
     insert: tuple[int, str] | None = None
+    casts: tuple[tuple[int, str], ...] = ()  # several arguments cast, each unless already cast to that type
 
     def applies(self, args: list[tree_sitter.Node], rocm: RocmVersion | None) -> bool:
         if self.args is not None and len(args) != self.args:
@@ -56,7 +58,8 @@ def call_shapes() -> dict[str, tuple[CallShape, ...]]:
             row["cuda"], row.get("args"), RocmVersion.parse(row["before"]) if row.get("before") else None, row["why"],
             (int(cast[0]), str(cast[1])) if cast else None, row.get("append"), row.get("hip"), row.get("drop"),
             (int(when[0]), str(when[1])) if when else None, (str(made[0]), int(made[1])) if made else None,
-            row.get("noop"), (int(insert[0]), str(insert[1])) if insert else None))
+            row.get("noop"), (int(insert[0]), str(insert[1])) if insert else None,
+            tuple((int(i), str(ty)) for i, ty in row.get("casts", ()))))
     return {name: tuple(shapes) for name, shapes in out.items()}
 
 
@@ -163,6 +166,13 @@ def shape_call(call: tree_sitter.Node, name: str, rocm: RocmVersion | None) -> S
         if not arg.text.lstrip().startswith(_ALREADY_CAST):
             edits += [(arg.start_byte, arg.start_byte, f"({shape.cast[1]})(".encode()), (arg.end_byte, arg.end_byte, b")")]
             done.append(f"argument {shape.cast[0] + 1} cast to {shape.cast[1]}")
+    for index, type_ in shape.casts:
+        if index < len(args):
+            arg = args[index]
+            core = re.sub(rb"\s+", b"", arg.text)
+            if not core.startswith((f"({type_})".replace(" ", "").encode(), f"(({type_})".replace(" ", "").encode())):
+                edits += [(arg.start_byte, arg.start_byte, f"({type_})(".encode()), (arg.end_byte, arg.end_byte, b")")]
+                done.append(f"argument {index + 1} cast to {type_}")
     if shape.append is not None and args:
         edits.append((args[-1].end_byte, args[-1].end_byte, f", {shape.append}".encode()))
         done.append(f"appended CUDA's default {shape.append}")
