@@ -713,6 +713,20 @@ inline hipChannelFormatDesc channels_of(hipArray_Format format, unsigned int cou
     }
     return hipCreateChannelDesc(bits, count > 1 ? bits : 0, count > 2 ? bits : 0, count > 3 ? bits : 0, kind);
 }
+// the inverse: the driver API's format and channel count of a runtime channel description
+inline void format_of(const hipChannelFormatDesc& c, hipArray_Format* format, unsigned int* count) {
+    *count = (c.x != 0) + (c.y != 0) + (c.z != 0) + (c.w != 0);
+    const bool is_signed = c.f == hipChannelFormatKindSigned;
+    if (c.f == hipChannelFormatKindFloat) {
+        *format = c.x == 16 ? HIP_AD_FORMAT_HALF : HIP_AD_FORMAT_FLOAT;
+    } else if (c.x == 8) {
+        *format = is_signed ? HIP_AD_FORMAT_SIGNED_INT8 : HIP_AD_FORMAT_UNSIGNED_INT8;
+    } else if (c.x == 16) {
+        *format = is_signed ? HIP_AD_FORMAT_SIGNED_INT16 : HIP_AD_FORMAT_UNSIGNED_INT16;
+    } else {
+        *format = is_signed ? HIP_AD_FORMAT_SIGNED_INT32 : HIP_AD_FORMAT_UNSIGNED_INT32;
+    }
+}
 inline const unsigned char* copy_source(const porter_cu_memcpy2d* p) {
     switch (p->srcMemoryType) {
         case hipMemoryTypeHost: return static_cast<const unsigned char*>(p->srcHost);
@@ -740,6 +754,24 @@ inline hipError_t porter_cu_array_3d_create(porter_tex_array_t* out, const HIP_A
     return porter_tex_malloc_3d_array(out, &c, make_hipExtent(d->Width, d->Height, d->Depth), d->Flags);
 }
 inline hipError_t porter_cu_array_destroy(porter_tex_array_t a) { return porter_tex_free_array(a); }
+// cuArrayGetDescriptor / cuArray3DGetDescriptor: the description an array was made with (0 for the heights and
+// depths CUDA leaves 0)
+inline hipError_t porter_cu_array_get_descriptor(HIP_ARRAY_DESCRIPTOR* d, porter_tex_array_t a) {
+    if (d == nullptr || a == nullptr) return hipErrorInvalidValue;
+    porter_tex::format_of(a->desc, &d->Format, &d->NumChannels);
+    d->Width = a->width;
+    d->Height = a->height;
+    return hipSuccess;
+}
+inline hipError_t porter_cu_array_3d_get_descriptor(HIP_ARRAY3D_DESCRIPTOR* d, porter_tex_array_t a) {
+    if (d == nullptr || a == nullptr) return hipErrorInvalidValue;
+    porter_tex::format_of(a->desc, &d->Format, &d->NumChannels);
+    d->Width = a->width;
+    d->Height = a->height;
+    d->Depth = a->depth;
+    d->Flags = a->flags;
+    return hipSuccess;
+}
 // cuMemcpy2D: an array's rows are its pitch apart, so every memory type is a pitched 2D copy (hipMemcpyDefault:
 // ROCm's unified addressing tells host from device)
 inline hipError_t porter_cu_memcpy_2d_async(const porter_cu_memcpy2d* p, hipStream_t stream) {

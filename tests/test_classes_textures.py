@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import gzip
 import json
+import os
 import random
 import re
 import shutil
@@ -805,3 +806,49 @@ def test_a_variable_named_texture_is_not_the_texture_reference_template() -> Non
     assert "static __device__ porter_tex_ref<float, 2, hipReadModeElementType> image;" in out
     assert "k(porter_tex_object_t texture, float* o)" in out and "porter_tex2D<float>(texture," in out
     assert "porter_tex_object_t texture; };" in out
+
+
+DESCRIPTOR_ROUNDTRIP = """#include <cstdio>
+#include "porter_shims/porter_texture.h"
+int main() {  // every format and channel count: made from a driver-API description, read back through it
+  const hipArray_Format formats[] = {HIP_AD_FORMAT_UNSIGNED_INT8, HIP_AD_FORMAT_UNSIGNED_INT16, HIP_AD_FORMAT_UNSIGNED_INT32,
+                                     HIP_AD_FORMAT_SIGNED_INT8, HIP_AD_FORMAT_SIGNED_INT16, HIP_AD_FORMAT_SIGNED_INT32,
+                                     HIP_AD_FORMAT_HALF, HIP_AD_FORMAT_FLOAT};
+  int wrong = 0, checked = 0;
+  for (hipArray_Format f : formats)
+    for (unsigned n = 1; n <= 4; ++n) {
+      porter_tex_array a = {nullptr, 0, 17, 5, 3, porter_tex::channels_of(f, n), 1u};
+      HIP_ARRAY3D_DESCRIPTOR d3 = {};
+      HIP_ARRAY_DESCRIPTOR d2 = {};
+      wrong += porter_cu_array_3d_get_descriptor(&d3, &a) != hipSuccess || d3.Format != f || d3.NumChannels != n
+               || d3.Width != 17 || d3.Height != 5 || d3.Depth != 3 || d3.Flags != 1u;
+      wrong += porter_cu_array_get_descriptor(&d2, &a) != hipSuccess || d2.Format != f || d2.NumChannels != n
+               || d2.Width != 17 || d2.Height != 5;
+      ++checked;
+    }
+  printf("%d %d\\n", checked, wrong);
+  return 0;
+}
+"""
+
+
+@pytest.mark.hipcc
+def test_driver_array_descriptors_read_back_what_made_the_array(tmp_path: Path) -> None:
+    """cuArray[3D]GetDescriptor on porter's arrays (gfx942: bench/corpus driver_api_wrappers): the driver API's
+    format and channel count recovered from the runtime channel description, for every format."""
+    from porter.fix.shims import SHIMS_DIR
+
+    (tmp_path / "porter_shims").mkdir()
+    (tmp_path / "porter_shims" / "porter_texture.h").write_bytes((SHIMS_DIR / "porter_texture.h").read_bytes())
+    src = tmp_path / "roundtrip.hip"
+    src.write_text(DESCRIPTOR_ROUNDTRIP)
+    for hipcc in (newer_hipcc(), system_hipcc()):
+        proc = hipcc.compile(src)
+        assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr[-3000:]}"
+    exe = tmp_path / "roundtrip"
+    link = subprocess.run(["hipcc", "--offload-arch=gfx90a", str(src), "-o", str(exe)], capture_output=True, text=True,
+                          check=False, env={**os.environ, "HIP_PLATFORM": "amd"})
+    if link.returncode != 0:
+        pytest.skip(f"no host HIP runtime to link against: {link.stderr[-300:]}")
+    run = subprocess.run([str(exe)], capture_output=True, text=True, check=False, timeout=60)
+    assert run.stdout.split() == ["32", "0"], run.stdout + run.stderr
