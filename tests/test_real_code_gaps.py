@@ -348,3 +348,28 @@ def test_cuda_samples_helpers_from_a_samples_install(compiler: Compiler | None, 
                           cwd=tmp_path, capture_output=True, text=True, check=False)
     own = (tmp_path / "own" / "test.cu").read_text()
     assert "#include <helper_cuda.h>" in own and "porter_cuda_samples_helpers" not in own
+
+
+@pytest.mark.hipcc
+def test_the_64_toolchain_does_not_take_the_hosts_hip_headers(tmp_path: Path) -> None:
+    """The host's headers come after the root's, but not the host's own ROCm (Debian's 5.2 HIP and libraries):
+    an include only 5.2 has (hip/hcc_detail/, gone from 6.x) must not resolve to 5.2's header inside 6.4."""
+    from support.toolchains import detected_toolchains
+
+    from porter.build.environment import HipccEnvironment
+
+    if not Path("/usr/include/hip/hcc_detail").is_dir():
+        pytest.skip("no ROCm 5.x HIP headers on this host")
+    installed = [t for t in detected_toolchains() if t.toolchain.root is not None]
+    if not installed:
+        pytest.skip("no installed toolchain (make rocm)")
+    root = tmp_path / "out"
+    root.mkdir()
+    (root / "old.hip").write_text("#include <hip/hcc_detail/hip_runtime.h>\n")
+    (root / "gl.hip").write_text("#include <GL/gl.h>\n#include <hiprand/hiprand.h>\n" if Path("/usr/include/GL/gl.h").is_file()
+                                 else "#include <hiprand/hiprand.h>\n")
+    toolchain = installed[0]
+    assert toolchain.toolchain.host_include is not None
+    result = HipccEnvironment(root, toolchain.toolchain, arch="gfx942", jobs=1).build()
+    assert result.failed_units == ["old.hip"], result.output
+    assert "'hip/hcc_detail/hip_runtime.h' file not found" in result.output

@@ -82,6 +82,13 @@ if [ -d /var/tmp ]; then bind /var/tmp; fi
 # (-idirafter): headers of the user's own libraries (GL/glut.h, mpi.h, zlib.h) that the root does not have
 if [ -d /usr/include ] && mkdir -p -- "$root/run/porter-host-include" 2>/dev/null; then
     mount --rbind -- /usr/include "$root/run/porter-host-include" || :
+    # but not the host's own ROCm (Debian's 5.2): HIP's and the libraries' headers come from the root alone
+    for lib in hip hipblas hipblas-common hipblaslt hipcub hipfft hiprand hipsolver hipsparse hipsparselt miopen \
+        rccl rocblas rocfft rocprim rocrand rocsolver rocsparse rocthrust roctracer rocwmma thrust; do
+        if [ -d "$root/run/porter-host-include/$lib" ]; then
+            mount -t tmpfs -o ro,size=4k porter-hidden "$root/run/porter-host-include/$lib" || :
+        fi
+    done
 fi
 for arg in "$PORTER_IN_ROOT_CWD" "${TMPDIR:-/tmp}" "$@"; do
     case $arg in
