@@ -198,27 +198,43 @@ class Mention:
     compiled: bool = False  # a read rule has it as its first prerequisite (`$<`), or a read recipe names it
 
 
+@dataclass
+class _Line:
+    text: str
+    live: bool  # a plain make reads it: its branch taken or unknown; a rule's targets (and so its recipe) not empty
+    recipe: bool
+    rule: bool
+    prerequisites: str  # of the rule this line is, or whose recipe it belongs to (before any `;`)
+
+
+def _read_lines(text: str) -> Iterator[_Line]:
+    """The Makefile's lines with what make does with them; rules and recipes as make pairs them."""
+    make = _Make()
+    rule_live, prerequisites = True, ""
+    for line, state in conditioned_lines(text.replace("\\\n", " "), make):
+        live = state is not Branch.NOT_TAKEN
+        recipe = line.startswith("\t")
+        rule = None if recipe or _ASSIGN.match(line) else _RULE.match(line)
+        if recipe:
+            live = live and rule_live  # a recipe is read with its rule
+        elif rule is not None:
+            targets = make.expand(rule.group(1))
+            rule_live = live = live and (targets is None or bool(targets.strip()))
+            prerequisites = rule.group(2).split(";", 1)[0]
+        yield _Line(line, live, recipe, rule is not None, prerequisites)
+
+
 def source_mentions(text: str) -> dict[str, Mention]:
     """Each source path the Makefile names literally (as written, relative to its folder) -> how `make` reads
     it. Assignments and other lines count where their branch is taken or unknown; a rule's prerequisites and
     recipe count unless its targets expand to nothing."""
-    make = _Make()
     mentions: dict[str, Mention] = {}
-    rule_live = True
-    for line, state in conditioned_lines(text.replace("\\\n", " "), make):
-        live = state is not Branch.NOT_TAKEN
-        first: str | None = None  # a rule's first prerequisite
-        recipe = line.startswith("\t")
-        if recipe:
-            live = live and rule_live  # a recipe is read with its rule
-        elif not _ASSIGN.match(line) and (rule := _RULE.match(line)):
-            targets = make.expand(rule.group(1))
-            rule_live = live = live and (targets is None or bool(targets.strip()))
-            first = next(iter(rule.group(2).split(";", 1)[0].split()), None)
-        for m in _SOURCE_WORD.finditer(line.split("#", 1)[0]):
+    for line in _read_lines(text):
+        first = next(iter(line.prerequisites.split()), None) if line.rule else None  # a rule's `$<`
+        for m in _SOURCE_WORD.finditer(line.text.split("#", 1)[0]):
             mention = mentions.setdefault(m.group(1), Mention())
-            mention.read = mention.read or live
-            mention.compiled = mention.compiled or (live and (recipe or m.group(1) == first))
+            mention.read = mention.read or line.live
+            mention.compiled = mention.compiled or (line.live and (line.recipe or m.group(1) == first))
     return mentions
 
 
@@ -226,21 +242,12 @@ def recipe_options(text: str) -> dict[str, list[str]]:
     """Each source a read recipe compiles (named in it, or the rule's prerequisites through `$<`/`$^`) -> the
     recipe's other words after the command (`nvcc -DUSE_NVTX -o manual_nvtx manual_nvtx.cu`: flags for that unit
     alone, which the flag variables do not carry). Words holding make references are left out."""
-    make = _Make()
     options: dict[str, list[str]] = {}
-    prerequisites: list[str] = []
-    rule_live = True
-    for line, state in conditioned_lines(text.replace("\\\n", " "), make):
-        live = state is not Branch.NOT_TAKEN
-        if not line.startswith("\t"):
-            if not _ASSIGN.match(line) and (rule := _RULE.match(line)):
-                targets = make.expand(rule.group(1))
-                rule_live = live and (targets is None or bool(targets.strip()))
-                prerequisites = [m.group(1) for m in _SOURCE_WORD.finditer(rule.group(2).split(";", 1)[0])]
+    for line in _read_lines(text):
+        if not (line.recipe and line.live):
             continue
-        if not (live and rule_live):
-            continue
-        words = line.split("#", 1)[0].split()
+        words = line.text.split("#", 1)[0].split()
+        prerequisites = [m.group(1) for m in _SOURCE_WORD.finditer(line.prerequisites)]
         sources = [m.group(1) for m in _SOURCE_WORD.finditer(" ".join(words))]
         if "$<" in words:
             sources += prerequisites[:1]
