@@ -109,6 +109,10 @@ _STD_RE = re.compile(r"(?:c|gnu)\+\+(?:11|14|17|20|23|2a|2b|1z|1y)")
 _RDC_FLAGS = {"-fgpu-rdc", "-rdc=true", "--relocatable-device-code=true", "-dc", "--device-c"}
 
 
+def _is_makefile(path: Path) -> bool:
+    return path.name in ("Makefile", "makefile", "GNUmakefile") or path.suffix == ".mk"
+
+
 def walk_files(root: Path):
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root)
@@ -141,7 +145,8 @@ def plan_units(root: Path, files: list[Path] | None = None, *, alone: bool = Fal
     by name) or a Makefile compiles it itself (llm.c's train_gpt2.cu, which profile_gpt2.cu includes). A source
     that the tree's Makefiles name only where a plain `make` does not read them is not compiled (_make_reading)."""
     plan = UnitPlan()
-    for path in files if files is not None else walk_files(root):
+    tree = list(walk_files(root)) if files is None else None
+    for path in files if files is not None else tree:
         suffix = path.suffix.lower()
         shown = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
         if not path.is_file():
@@ -162,13 +167,14 @@ def plan_units(root: Path, files: list[Path] | None = None, *, alone: bool = Fal
         else:
             plan.skipped[shown] = "host-only C++: no HIP include, kernel, launch or HIP call"
     if not alone and plan.units:
-        make = _make_reading(root)
+        tree = tree if tree is not None else list(walk_files(root))  # its Makefiles and its include edges
+        make = _make_reading(tree)
         for unit, makefile in make.unread.items():
             if unit in plan.units:
                 plan.units.remove(unit)
                 plan.skipped[str(unit.relative_to(root))] = (
                     f"{makefile.relative_to(root)} builds it only under a condition a plain `make` does not meet")
-        included = _included_sources(root, set(plan.units))
+        included = _included_sources(tree, set(plan.units))
         for unit, makefile in make.unnamed.items():
             if unit in plan.units and unit not in included:
                 plan.units.remove(unit)
@@ -214,21 +220,20 @@ class MakeReading:
 _MAKE_GLOB_RE = re.compile(r"\$[({]wildcard\b|(?<!\$)\*\.(?:cu|cuh|hip|cpp|cc|cxx|c)\b|\$[({]shell\s+(?:find|ls)\b")
 
 
-def _make_reading(root: Path) -> MakeReading:
+def _make_reading(files: list[Path]) -> MakeReading:
     """What the tree's Makefiles say of its sources: those they name only where a plain `make` does not read
     them (a branch not taken, a rule whose target is empty: optional parts such as llm.c's cuDNN attention); those
     they compile themselves (a rule's first prerequisite, a recipe's argument); and the sources beside a Makefile
     that names its sources one by one (no wildcard, no shell) but not those (a license text called LICENSE.gups.cu,
     an old copy of a kernel). Only for Makefiles outside CMake projects, in trees without compile_commands.json
     (those say what they build their own way); a source beside no such Makefile is planned as before."""
-    files = list(walk_files(root))
     reading = MakeReading()
     if any(p.name == "compile_commands.json" for p in files):
         return reading
     read: dict[Path, bool] = {}
     where: dict[Path, Path] = {}
     listing: list[Path] = []  # Makefiles that name their own folder's sources one by one
-    makefiles = [p for p in files if p.name in ("Makefile", "makefile", "GNUmakefile") or p.suffix == ".mk"]
+    makefiles = [p for p in files if _is_makefile(p)]
     for makefile in _outside_cmake_projects(makefiles, [p for p in files if p.name == "CMakeLists.txt"]):
         text = makefile.read_text("utf-8", "replace")
         mentions = source_mentions(text)
@@ -249,12 +254,12 @@ def _make_reading(root: Path) -> MakeReading:
     return reading
 
 
-def _included_sources(root: Path, units: set[Path]) -> dict[Path, Path]:
+def _included_sources(files: list[Path], units: set[Path]) -> dict[Path, Path]:
     """unit -> the file that `#include "..."`s it (resolved beside the includer), for the units some other unit
     reaches through such includes: those are compiled as part of it. A source included only by a header no unit
     reaches is kept as a unit (left out, it would be compiled nowhere)."""
     edges: dict[Path, list[Path]] = {}
-    for path in walk_files(root):
+    for path in files:
         if path.suffix.lower() not in SOURCE_SUFFIXES and path.suffix.lower() not in HEADER_SUFFIXES:
             continue
         text = path.read_text("utf-8", "replace")
@@ -513,7 +518,7 @@ def collect_flags(out_root: Path) -> CompileFlags:
     else:
         flags = CompileFlags()
         cmake = sorted((p for p in all_files if p.name == "CMakeLists.txt"), key=lambda p: len(p.parts))
-        makefiles = [p for p in all_files if p.name in ("Makefile", "makefile", "GNUmakefile") or p.suffix == ".mk"]
+        makefiles = [p for p in all_files if _is_makefile(p)]
         # in a tree of several projects, a Makefile outside every CMake project is read too (the NVIDIA blog's
         # samples: some CMake, most Make)
         makefiles = _outside_cmake_projects(makefiles, cmake)
