@@ -43,13 +43,18 @@ from porter.files import (
     walk_tree,
 )
 from porter.report import FileReport, Report
-from porter.translate import CUDA_LOOKING, Conversion, Reason, TranslateOptions, TranslationResult
+from porter.translate import (
+    CUDA_LOOKING,
+    Conversion,
+    Reason,
+    TranslateOptions,
+    TranslationResult,
+    defined_types,
+)
 
 HEADER_SUFFIXES = (".h", ".cuh", ".hpp", ".hxx", ".inl")
 SHIM_DIR = "porter_shims"  # where ports keep the compatibility shims (porter.fix.shims.OUT_DIRNAME)
 USER_DEFINED = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)|\b([A-Za-z_]\w*)[ \t]*\([^;{}]*\)[ \t]*(?:const[ \t]*)?\{", re.MULTILINE)
-# a type the file defines: `struct cuComplex {`, `class X : base {`, `} cuComplex;` (a typedef of a struct body)
-USER_TYPE = re.compile(rb"\b(?:struct|class|union)[ \t]+([A-Za-z_]\w*)[ \t\r\n]*(?::[^;{]*)?\{|\}[ \t]*([A-Za-z_]\w*)[ \t]*;")
 
 
 @dataclass
@@ -291,10 +296,7 @@ def _user_symbols(root: Path, entries: list[TreeEntry]) -> tuple[frozenset[str],
                 if CUDA_LOOKING.match(name):
                     names.add(name)
             if b"cu" in data:
-                for m in USER_TYPE.finditer(data):
-                    name = (m.group(1) or m.group(2)).decode("ascii")
-                    if CUDA_LOOKING.match(name):
-                        types.add(name)
+                types.update(name for name in defined_types(data) if CUDA_LOOKING.match(name))
     return frozenset(names), frozenset(types)
 
 

@@ -11,7 +11,7 @@ from porter.translate.core import translate
 from porter.translate.device_props import device_prop_fields, rewrite_access
 from porter.translate.inline_ptx import looks_like_ptx, rewrite_with_string_macros
 from porter.translate.inline_ptx import rewrite as rewrite_inline_ptx
-from porter.translate.mapping import CUDA_LOOKING, ApiEntry, ApiMap, HeaderEntry, load_api_map
+from porter.translate.mapping import CUDA_LOOKING, ApiEntry, ApiMap, HeaderEntry, defined_types, load_api_map
 from porter.translate.options import (
     Conversion,
     LaunchSyntax,
@@ -34,6 +34,7 @@ __all__ = [
     "TranslateOptions",
     "TranslationResult",
     "Unconverted",
+    "defined_types",
     "device_prop_fields",
     "is_build_file",
     "load_api_map",

@@ -31,7 +31,7 @@ from porter.translate.call_shapes import call_of, call_shapes, shape_call, struc
 from porter.translate.device_props import device_prop_edits
 from porter.translate.inline_ptx import Rewrite, looks_like_ptx, rewrite_with_string_macros
 from porter.translate.inline_ptx import rewrite as rewrite_inline_ptx
-from porter.translate.mapping import CUDA_LOOKING, ApiMap, load_api_map, shim_covers
+from porter.translate.mapping import CUDA_LOOKING, ApiMap, defined_types, load_api_map, shim_covers
 from porter.translate.options import (
     Conversion,
     LaunchSyntax,
@@ -233,6 +233,7 @@ class _Translation:
         self._shaped: set[str] = set()  # candidate names with call shapes
         self._claimed: set[int] = set()  # identifier offsets a rewrite already renamed
         self._keep = self._claimed  # also the CUDA-only spots left as written (dynamic parallelism)
+        self._types_defined: frozenset[str] | None = None  # the types the file defines itself (_user_type)
 
     @functools.cached_property
     def lines(self) -> LineIndex:
@@ -594,9 +595,9 @@ class _Translation:
         Julia set): in this file, or in a header of the tree."""
         if name in self.options.user_types:
             return True
-        word = re.escape(name.encode())
-        return re.search(rb"\b(?:struct|class|union)[ \t]+" + word + rb"[ \t\r\n]*(?::[^;{]*)?\{|\}[ \t]*" + word
-                         + rb"[ \t]*;", self.source) is not None
+        if self._types_defined is None:
+            self._types_defined = defined_types(self.source)  # once per file: most files name no such type
+        return name in self._types_defined
 
     def _qualified(self, start: int, end: int, name: str) -> bool:
         """`cg::reduce`, `thrust::cuda::par`: entries keyed by a qualified name (namespace aliases resolved).

@@ -19,6 +19,14 @@ CUDA_LOOKING = re.compile(
     r"^(?:cuda[A-Z_]|cu[A-Z]|CU_|CU[A-Z]+_|CUDA_|CUDART_|cublas|CUBLAS_|curand|CURAND_|cufft|CUFFT_|cusparse|CUSPARSE_"
     r"|cusolver|CUSOLVER_|cudnn|CUDNN_|nvrtc|NVRTC_|nvtx|NVTX_|nccl|NCCL_|__nv_|__cuda)"
 )
+# a type a source defines itself: `struct cuComplex {`, `class X : base {`, `} cuComplex;` (a typedef of a struct
+# body); a CUDA type name defined so is the project's own, not CUDA's (CUDA by Example's cuComplex)
+USER_TYPE = re.compile(rb"\b(?:struct|class|union)[ \t]+([A-Za-z_]\w*)[ \t\r\n]*(?::[^;{]*)?\{|\}[ \t]*([A-Za-z_]\w*)[ \t]*;")
+
+
+def defined_types(source: bytes) -> frozenset[str]:
+    """The names of the types `source` defines (USER_TYPE)."""
+    return frozenset((m.group(1) or m.group(2)).decode("ascii") for m in USER_TYPE.finditer(source))
 
 
 @dataclass(frozen=True, slots=True)
