@@ -169,27 +169,27 @@ def _unconditional_spans(text: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in spans if a < b]
 
 
-def _unconditional(text: str, offset: int) -> bool:
-    return any(a <= offset < b for a, b in _unconditional_spans(text))
+def _in(spans: list[tuple[int, int]], offset: int) -> bool:
+    return any(a <= offset < b for a, b in spans)
 
 
-def _includes_unconditionally(text: str, header: str) -> bool:
-    return any(_unconditional(text, m.start())
-               for m in re.finditer(rf'#\s*include\s*[<"]{re.escape(header)}[>"]', text))
+def _includes_unconditionally(text: str, header: str, spans: list[tuple[int, int]] | None = None) -> bool:
+    spans = _unconditional_spans(text) if spans is None else spans
+    return any(_in(spans, m.start()) for m in re.finditer(rf'#\s*include\s*[<"]{re.escape(header)}[>"]', text))
 
 
 def _insert_include(text: str, header: str) -> str:
     """`#include <header>` where every line after it sees it: before the first include outside conditionals (a
     file's only HIP include may sit under `#ifdef USE_NVTX`), after `#pragma once`, or first."""
-    if _includes_unconditionally(text, header):
+    spans = _unconditional_spans(text)
+    if _includes_unconditionally(text, header, spans):
         return text
     line = f"#include <{header}>\n"
-    if (m := _PRAGMA_ONCE_RE.search(text)) and _unconditional(text, m.start()):
+    if (m := _PRAGMA_ONCE_RE.search(text)) and _in(spans, m.start()):
         return text[: m.end()] + "\n" + line + text[m.end() + 1:]
     for m in _INCLUDE_RE.finditer(text):
-        if _unconditional(text, m.start()):
+        if _in(spans, m.start()):
             return text[: m.start()] + line + text[m.start():]
-    spans = _unconditional_spans(text)
     at = spans[0][0] if spans else 0
     at = at + 1 if text[at : at + 1] == "\n" else at
     return text[:at] + line + text[at:]
