@@ -9,6 +9,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from porter.build.compile_db import HEADER_SUFFIXES
 from porter.files import atomic_write
 from porter.resources import resource_dir
 from porter.syntax import first_char_alternation
@@ -16,7 +17,6 @@ from porter.translate import RocmVersion
 
 SHIMS_DIR = resource_dir("shims")  # shims/ at the repository root, reached through porter/resources
 OUT_DIRNAME = "porter_shims"
-_HEADER_SUFFIXES = frozenset({".h", ".hpp", ".hh", ".hxx", ".cuh", ".inl"})
 _HIP_RUNTIME_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]hip/hip_runtime(?:_api)?\.h[>"][^\n]*\n?', re.M)
 _ANY_HIP_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]hip/[^>"]+[>"][^\n]*\n?', re.M)
 # any HIP or ROCm library header (hip/, hipblas/, hipcub/, rocprim/, ...): what a before-hip shim must precede
@@ -108,7 +108,7 @@ def needed_shims(text: str, rocm: RocmVersion | None, local_headers: frozenset[s
 
 def project_headers(root: Path) -> frozenset[str]:
     """Base names of the headers under `root` outside porter's shims (what a quoted or angled include may mean)."""
-    return frozenset(p.name for p in root.rglob("*") if p.suffix.lower() in _HEADER_SUFFIXES
+    return frozenset(p.name for p in root.rglob("*") if p.suffix.lower() in HEADER_SUFFIXES
                      and OUT_DIRNAME not in p.relative_to(root).parts and p.is_file())
 
 
