@@ -618,7 +618,7 @@ class SourceContext:
         return self._walk_mentions_thread(node, names)
 
     def _walk_mentions_thread(self, node: tree_sitter.Node, names: set[str]) -> bool:
-        for n in _walk(node, "identifier", "field_expression", "call_expression"):
+        for n in syntax.walk(node, "identifier", "field_expression", "call_expression"):
             if n.type == "field_expression":
                 if text(n.child_by_field_name("argument")) in ("threadIdx", "blockDim"):
                     return True
@@ -804,22 +804,5 @@ def _indexed_query() -> tree_sitter.Query:
     return syntax.query("[" + " ".join(f"({t})" for t in sorted(_INDEXED_TYPES)) + "] @n")
 
 
-def _walk(node: tree_sitter.Node, *types: str):
-    cursor = node.walk()
-    visited_children = False
-    while True:
-        if not visited_children:
-            if cursor.node.type in types:
-                yield cursor.node
-            if cursor.goto_first_child():
-                continue
-        if cursor.goto_next_sibling():
-            visited_children = False
-        elif cursor.goto_parent():
-            visited_children = True
-        else:
-            return
-
-
-walk = _walk
+walk = syntax.walk
 unparen = _unparen

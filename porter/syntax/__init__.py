@@ -26,9 +26,10 @@ from porter.syntax.trees import (
     parse_ranges,
     parser,
     query,
+    walk,
 )
 
 __all__ = [
     "LANGUAGE", "Layout", "LineIndex", "MappedLayout", "PieceKind", "error_lines", "first_char_alternation", "in_spans", "keywords",
-    "load_query", "map_layout", "matches", "parse", "parse_ranges", "parser", "query", "split_top_level",
+    "load_query", "map_layout", "matches", "parse", "parse_ranges", "parser", "query", "split_top_level", "walk",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import threading
+from collections.abc import Iterator
 from importlib import resources
 
 import tree_sitter
@@ -75,3 +76,21 @@ def error_lines(tree: tree_sitter.Tree, limit: int = 20) -> list[int]:
             continue
         stack.extend(reversed(children))
     return lines
+
+
+def walk(node: tree_sitter.Node, *types: str) -> Iterator[tree_sitter.Node]:
+    """The nodes of those types under `node` (itself included), in preorder, by a cursor (no Python recursion)."""
+    cursor = node.walk()
+    down = True
+    while True:
+        if down:
+            if cursor.node.type in types:
+                yield cursor.node
+            if cursor.goto_first_child():
+                continue
+        if cursor.goto_next_sibling():
+            down = True
+        elif cursor.goto_parent():
+            down = False
+        else:
+            return

@@ -17,6 +17,7 @@ from importlib import resources
 
 import tree_sitter
 
+from porter import syntax
 from porter.translate.options import RocmVersion
 
 _NULL = frozenset({b"nullptr", b"NULL", b"0", b"0L", b"(void*)0", b"(void *)0", b"((void*)0)"})
@@ -202,14 +203,6 @@ def _address_of(arg: tree_sitter.Node) -> bytes | None:
     return None
 
 
-def _walk(node: tree_sitter.Node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(n.children))
-
-
 def _sets_what_it_was_made_with(call: tree_sitter.Node, args: list[tree_sitter.Node], create: str, index: int) -> bool:
     """The call passes `&v` (argument 2), `v` a local declared once with an initialiser and otherwise only read
     by `sizeof`, and every `create(&desc, ...)` of the same descriptor in the function passes that initialiser's
@@ -221,7 +214,7 @@ def _sets_what_it_was_made_with(call: tree_sitter.Node, args: list[tree_sitter.N
         return False
     initial: bytes | None = None
     made: list[bytes] = []
-    for node in _walk(function):
+    for node in syntax.walk(function, "identifier", "call_expression"):
         if node.type == "identifier" and node.text == value:
             parent = node.parent
             if parent is not None and parent.type == "init_declarator" and parent.child_by_field_name("declarator") == node:

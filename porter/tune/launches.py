@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -404,23 +403,6 @@ def parse_assumptions(items: list[str]) -> dict[str, Value]:
 
 # --- kernels and launches ------------------------------------------------------------------------------------------
 
-def _walk(node: tree_sitter.Node, *types: str) -> Iterator[tree_sitter.Node]:
-    cursor = node.walk()
-    down = True
-    while True:
-        if down:
-            if cursor.node.type in types:
-                yield cursor.node
-            if cursor.goto_first_child():
-                continue
-        if cursor.goto_next_sibling():
-            down = True
-        elif cursor.goto_parent():
-            down = False
-        else:
-            return
-
-
 def declarator_name(node: tree_sitter.Node | None) -> str:
     while node is not None and node.type not in ("identifier", "field_identifier", "qualified_identifier",
                                                  "destructor_name", "operator_name"):
@@ -430,7 +412,7 @@ def declarator_name(node: tree_sitter.Node | None) -> str:
 
 def kernels_of(tree: tree_sitter.Tree, path: str, symbols: Symbols) -> list[Kernel]:
     out = []
-    for fn in _walk(tree.root_node, "function_definition"):
+    for fn in syntax.walk(tree.root_node, "function_definition"):
         if not any(c.type == "__global__" for c in fn.children):
             continue
         bounds = next((c for c in fn.children if c.type == "launch_bounds"), None)
@@ -465,7 +447,7 @@ def _scope_of(function: tree_sitter.Node | None) -> _Scope:
     if function is None:
         return _Scope({}, {}, frozenset())
     locals_: dict[str, list[tuple[int, tree_sitter.Node, str]]] = {}
-    for decl in _walk(function, "declaration"):
+    for decl in syntax.walk(function, "declaration"):
         type_text = text(decl.child_by_field_name("type"))
         for d in decl.children_by_field_name("declarator"):
             if d.type == "init_declarator":
@@ -480,7 +462,7 @@ def _scope_of(function: tree_sitter.Node | None) -> _Scope:
             elif d.type == "identifier" and type_text == "dim3":  # dim3 b; then b.x = ... : unknown
                 locals_.setdefault(text(d), [])
     assigned: dict[str, int] = {}
-    for node in _walk(function, "assignment_expression", "update_expression"):
+    for node in syntax.walk(function, "assignment_expression", "update_expression"):
         target = node.child_by_field_name("left") if node.type == "assignment_expression" else \
             node.child_by_field_name("argument")
         while target is not None and target.type in ("field_expression", "subscript_expression"):
@@ -543,7 +525,7 @@ def _enclosing_function(node: tree_sitter.Node) -> tree_sitter.Node | None:
 def launches_of(tree: tree_sitter.Tree, path: str, symbols: Symbols, assumptions: dict[str, Value]) -> list[LaunchSite]:
     out = []
     scopes: dict[int, _Scope] = {}
-    for call in _walk(tree.root_node, "call_expression"):
+    for call in syntax.walk(tree.root_node, "call_expression"):
         config = next((c for c in call.children if c.type == "kernel_call_syntax"), None)
         fn_text = text(call.child_by_field_name("function"))
         if config is not None:
@@ -570,7 +552,7 @@ def launches_of(tree: tree_sitter.Tree, path: str, symbols: Symbols, assumptions
         template_args = tuple(ev.resolve(a).describe() if ev.resolve(a).known else text(a) for a in targs)
         grid_uses = 0
         if grid is not None and grid.type == "identifier" and function is not None:
-            grid_uses = sum(1 for n in _walk(function, "identifier") if text(n) == text(grid))
+            grid_uses = sum(1 for n in syntax.walk(function, "identifier") if text(n) == text(grid))
         out.append(LaunchSite(
             kernel=name, file=path, line=call.start_point.row + 1, syntax=kind, node=call, grid_node=grid,
             block_node=block, shmem_node=shmem, template_args=template_args,

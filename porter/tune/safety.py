@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 import tree_sitter
 
-from porter.tune.launches import Evaluator, Kernel, LaunchSite, Symbols, Unknown, Value, _walk, text
+from porter import syntax
+from porter.tune.launches import Evaluator, Kernel, LaunchSite, Symbols, Unknown, Value, text
 
 _LANE_LITERALS = {"%": {"32", "64"}, "&": {"31", "63", "0x1f", "0x1F", "0x3f", "0x3F"}, "/": {"32", "64"},
                   ">>": {"5", "6"}}
@@ -64,10 +65,10 @@ def kernel_safety(kernel: Kernel, launch: LaunchSite, symbols: Symbols) -> Kerne
     block_names = _names(launch.block_node) - {"dim3"}
     ev = Evaluator(symbols, {}, None, 0)
     body_text = text(body)
-    for decl in _walk(body, "declaration"):
+    for decl in syntax.walk(body, "declaration"):
         if not _is_shared(decl) or _is_extern(decl):
             continue
-        for d in _walk(decl, "array_declarator"):
+        for d in syntax.walk(decl, "array_declarator"):
             size = d.child_by_field_name("size")
             if size is None:
                 continue
@@ -82,14 +83,14 @@ def kernel_safety(kernel: Kernel, launch: LaunchSite, symbols: Symbols) -> Kerne
                 reasons.append(f"`__shared__ {_short(text(decl))}` has {value} entries, as many as the block's "
                                f"{b} threads suggest")
                 break
-    for node in _walk(body, "binary_expression"):
+    for node in syntax.walk(body, "binary_expression"):
         op = text(node.child_by_field_name("operator"))
         right = text(node.child_by_field_name("right")).strip()
         if op in _LANE_LITERALS and right in _LANE_LITERALS[op] and \
                 _THREAD_WORDS.search(text(node.child_by_field_name("left"))):
             reasons.append(f"literal lane/warp arithmetic `{_short(text(node))}` (line {node.start_point.row + 1})")
             break
-    for node in _walk(body, "number_literal"):
+    for node in syntax.walk(body, "number_literal"):
         try:
             value = ev.value(node, 0).total
         except Unknown:
@@ -117,7 +118,7 @@ def kernel_safety(kernel: Kernel, launch: LaunchSite, symbols: Symbols) -> Kerne
 
 def _factors(total: int, node: tree_sitter.Node) -> set[int]:
     """The integer literals of a dynamic-LDS expression (`256 * sizeof(float)` -> {256}); the total is not one."""
-    return {int(text(n)) for n in _walk(node, "number_literal") if text(n).isdigit()}
+    return {int(text(n)) for n in syntax.walk(node, "number_literal") if text(n).isdigit()}
 
 
 def kernel_template_params(kernel: Kernel) -> list[str]:
@@ -191,7 +192,7 @@ def _replace_block_in_grid(grid: tree_sitter.Node, block: tree_sitter.Node, old:
         named = [c for c in args.named_children if c.type != "comment"] if args is not None else []
         names = _names(named[0]) if len(named) == 1 else set()
     pieces: list[tuple[int, int, str]] = []
-    for node in _walk(grid, "identifier", "number_literal"):
+    for node in syntax.walk(grid, "identifier", "number_literal"):
         s, e = node.start_byte - base, node.end_byte - base
         if node.type == "identifier" and text(node) in names:
             pieces.append((s, e, str(new)))
