@@ -165,14 +165,14 @@ def shape_call(call: tree_sitter.Node, name: str, rocm: RocmVersion | None) -> S
     if shape.cast is not None and shape.cast[0] < len(args):
         arg = args[shape.cast[0]]
         if not arg.text.lstrip().startswith(_ALREADY_CAST):
-            edits += [(arg.start_byte, arg.start_byte, f"({shape.cast[1]})(".encode()), (arg.end_byte, arg.end_byte, b")")]
+            edits += _cast(arg, shape.cast[1])
             done.append(f"argument {shape.cast[0] + 1} cast to {shape.cast[1]}")
     for index, type_ in shape.casts:
         if index < len(args):
             arg = args[index]
             core = re.sub(rb"\s+", b"", arg.text)
             if not core.startswith((f"({type_})".replace(" ", "").encode(), f"(({type_})".replace(" ", "").encode())):
-                edits += [(arg.start_byte, arg.start_byte, f"({type_})(".encode()), (arg.end_byte, arg.end_byte, b")")]
+                edits += _cast(arg, type_)
                 done.append(f"argument {index + 1} cast to {type_}")
     if shape.append is not None and args:
         edits.append((args[-1].end_byte, args[-1].end_byte, f", {shape.append}".encode()))
@@ -186,6 +186,10 @@ def shape_call(call: tree_sitter.Node, name: str, rocm: RocmVersion | None) -> S
     if not edits and shape.hip is None:
         return None
     return ShapeEdit(edits, shape.hip, "; ".join(done) + f" ({shape.why})")
+
+
+def _cast(arg: tree_sitter.Node, type_: str) -> list[tuple[int, int, bytes]]:
+    return [(arg.start_byte, arg.start_byte, f"({type_})(".encode()), (arg.end_byte, arg.end_byte, b")")]
 
 
 def _enclosing_function(node: tree_sitter.Node) -> tree_sitter.Node | None:
