@@ -182,7 +182,8 @@ def install_shims(out_root: Path, files: list[Path], rocm: RocmVersion | None = 
     out_root = out_root.resolve()
     shims = all_shims()
     added: dict[str, list[str]] = {}
-    local = project_headers(out_root) if any(s.replaces_include for s in shims.values()) else frozenset()
+    stood_for = [h for headers in _replaced_headers().values() for h in headers]
+    local: frozenset[str] | None = None  # the project's headers: read once, and only if a file includes one of those
     for f in files:
         path = (f if f.is_absolute() else out_root / f).resolve()
         if (out_root / OUT_DIRNAME) in path.parents:
@@ -191,7 +192,9 @@ def install_shims(out_root: Path, files: list[Path], rocm: RocmVersion | None = 
             text = path.read_bytes().decode("utf-8", "surrogateescape")
         except OSError:
             continue
-        wanted = only.get(f, set()) if only is not None else needed_shims(text, rocm, local)
+        if local is None and only is None and any(h in text for h in stood_for):
+            local = project_headers(out_root)
+        wanted = only.get(f, set()) if only is not None else needed_shims(text, rocm, local or frozenset())
         new, names = text, []
         for name in sorted(wanted):
             shim = shims[name]
