@@ -9,7 +9,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from porter.build.compile_db import HEADER_SUFFIXES
+from porter.build import HEADER_SUFFIXES
 from porter.files import atomic_write
 from porter.resources import resource_dir
 from porter.syntax import first_char_alternation
