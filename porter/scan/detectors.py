@@ -361,22 +361,20 @@ def _looks_like_amdgpu(body: str) -> bool:
 
 @detector
 def tensor_cores(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | None) -> Iterator[Hit]:
-    seen_lines: set[int] = set()
+    """WMMA ports to porter_wmma.h, which computes on ordinary lanes: one finding per file (its include, else the
+    first use) says the tiles run without matrix cores."""
     for node in ctx.nodes("include"):
         path = text(node.child_by_field_name("path")).strip('<>"')
         if path in ("mma.h", "crt/mma.h"):
-            seen_lines.add(node.start_point.row)
             yield Hit("PM001", node, {"name": f"#include <{path}>"})
+            return
     for node in ctx.nodes("qualified"):
         if node.parent is not None and node.parent.type == "qualified_identifier":
             continue
         name = strip_templates(text(node))
-        if (
-            name.startswith(("wmma::", "nvcuda::wmma::", "nvcuda::"))
-            and node.start_point.row not in seen_lines
-        ):
-            seen_lines.add(node.start_point.row)
+        if name.startswith(("wmma::", "nvcuda::wmma::", "nvcuda::")):
             yield Hit("PM001", node, {"name": short(name, 40)})
+            return
 
 
 # --- shared memory --------------------------------------------------------------------------------------
