@@ -29,7 +29,7 @@ from porter import syntax
 from porter.syntax import Layout, LineIndex, PieceKind, first_char_alternation, in_spans
 from porter.translate.call_shapes import call_of, call_shapes, shape_call, struct_init_edits, struct_orders
 from porter.translate.device_props import device_prop_edits
-from porter.translate.inline_ptx import Rewrite, looks_like_ptx, rewrite_with_string_macros
+from porter.translate.inline_ptx import Rewrite, looks_like_ptx, rewrite_in_macro, rewrite_with_string_macros
 from porter.translate.inline_ptx import rewrite as rewrite_inline_ptx
 from porter.translate.mapping import CUDA_LOOKING, ApiMap, defined_types, load_api_map, shim_covers
 from porter.translate.options import (
@@ -1092,6 +1092,9 @@ class _Translation:
                 continue
             statement, found = self._asm_statement(m.start())
             span = (statement.start_byte, statement.end_byte) if statement is not None else None
+            replacement = None
+            if found is None and (in_macro := rewrite_in_macro(self.source, m.start(), self._edited_text)) is not None:
+                span, found, replacement = in_macro
             if found is None and (by_text := self._asm_with_macro_constraints(m.start())) is not None:
                 span, found = by_text
             if span is None or found is None:
@@ -1106,9 +1109,10 @@ class _Translation:
                                   "with HIP intrinsics or __builtin_amdgcn_*")
                 continue
             start, end = span  # (renames inside it are in the operands' text; _apply drops the overlapped edits)
-            self.edits.append(Edit(start, end, found.text().encode()))
+            text = replacement if replacement is not None else found.text()
+            self.edits.append(Edit(start, end, text.encode()))
             self.result.conversions.append(Conversion("inline-ptx", "asm: " + "; ".join(found.instructions),
-                                                      found.text(), self.lines.line(m.start())))
+                                                      text, self.lines.line(m.start())))
 
     def _asm_statement(self, offset: int) -> tuple[tree_sitter.Node | None, Rewrite | None]:
         """The statement an asm expression at `offset` stands as, and its HIP rewrite (None, None: the tree does

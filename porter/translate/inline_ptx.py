@@ -215,6 +215,12 @@ def _instruction(text: str, ops: list[Operand], memory_clobber: bool) -> list[st
     if opcode in table.statements:
         return _statement(opcode, args, ops, text)
     head = opcode.split(".")[0]
+    if opcode.startswith("cp.async."):
+        return _fenced(_cp_async(opcode, args, ops, text), memory_clobber)
+    if head == "ldmatrix":
+        return _fenced(_ldmatrix(opcode, args, ops, text), memory_clobber)
+    if head == "mma":
+        return [_mma(opcode, args, ops, text)]
     if head in ("ld", "st"):
         return _fenced(_load_store(opcode, args, ops, text), memory_clobber)
     if head in ("red", "atom"):
@@ -506,6 +512,124 @@ def _pack(opcode: str, args: list[str], ops: list[Operand], text: str) -> list[s
             f"{hi} = static_cast<{half_type}>(static_cast<{whole_type}>({whole}) >> {bits // 2})"]
 
 
+def _window_address(arg: str, ops: list[Operand], text: str) -> str:
+    """`[%0]` or `[%0+16]` with a shared-window (or global) address operand, 32- or 64-bit, as an integer."""
+    m = _ADDRESS.fullmatch(arg)
+    if not m:
+        raise _Unsupported(text, f"address `{_shown(arg)}` is not an operand plus an optional offset")
+    op = _operand(m.group(1), ops, text)
+    if op.constraint not in ("r", "l"):
+        raise _Unsupported(text, f"address operand `{op.text}` is not an integer or pointer operand")
+    base = op.text if _SIMPLE_EXPR.fullmatch(op.text) else f"({op.text})"
+    return f"{base} + {m.group(2)}" if m.group(2) else base
+
+
+def _cp_async(opcode: str, args: list[str], ops: list[Operand], text: str) -> list[str]:
+    """cp.async.{ca,cg}.shared.global [dst], [src], bytes[, src_bytes][, policy] -> porter_ptx_warp.h's copy, done at
+    once (commit_group and wait_group then have nothing to wait for)."""
+    quals = opcode.split(".")[2:]
+    if quals in (["commit_group"], ["wait_all"]) and not args:
+        return []
+    if quals == ["wait_group"] and len(args) == 1 and (
+            _INTEGER.fullmatch(args[0]) or (args[0].startswith("\x00") and _operand(args[0], ops, text).constraint == "n")):
+        return []
+    if (len(quals) < 3 or quals[0] not in ("ca", "cg") or quals[1] not in ("shared", "shared::cta")
+            or quals[2] != "global"):
+        raise _Unsupported(text, f"`{opcode}` is not a cp.async form porter rewrites (bulk copies and mbarriers stay)")
+    extra = quals[3:]
+    if any(q not in ("L2::64B", "L2::128B", "L2::256B", "L2::cache_hint") for q in extra):
+        raise _Unsupported(text, f"`{opcode}` has a qualifier porter does not rewrite")
+    rest = args[3:-1] if "L2::cache_hint" in extra else args[3:]  # the cache policy, a hint, goes
+    if len(args) < 3 or len(rest) > 1:
+        raise _Unsupported(text, f"`{opcode}` with {len(args)} operands is not the form porter rewrites")
+    size = _rvalue(args[2], ops, text, "unsigned int")
+    if not _INTEGER.fullmatch(args[2]) and _operand(args[2], ops, text).constraint != "n":
+        raise _Unsupported(text, "the copy size is not a constant")
+    src_size = f", {_rvalue(rest[0], ops, text, 'unsigned int')}" if rest else ""
+    return [f"porter_cp_async({_window_address(args[0], ops, text)}, {_window_address(args[1], ops, text)}, "
+            f"{size}{src_size})"]
+
+
+def _ldmatrix(opcode: str, args: list[str], ops: list[Operand], text: str) -> list[str]:
+    """ldmatrix.sync.aligned.m8n8.{x1,x2,x4}[.trans].shared.b16 {d...}, [addr] -> porter_ptx_warp.h's shuffles."""
+    quals = set(opcode.split(".")[1:])
+    count = next((int(q[1]) for q in quals if q in ("x1", "x2", "x4")), 0)
+    trans = "trans" in quals
+    known = {"sync", "aligned", "m8n8", "b16", "trans", "x1", "x2", "x4"}
+    if (not count or not {"sync", "aligned", "m8n8", "b16"} <= quals or len(quals & {"shared", "shared::cta"}) != 1
+            or quals - known - {"shared", "shared::cta"}):
+        raise _Unsupported(text, f"`{opcode}` is not an ldmatrix form porter rewrites")
+    if len(args) != 2 or not args[0].startswith("{"):
+        raise _Unsupported(text, f"`{opcode}` with these operands is not the form porter rewrites")
+    dests = [_lvalue(d, ops, text) for d in _split_operands(args[0].strip()[1:-1])]
+    if len(dests) != count or any(_operand(d, ops, text).constraint != "r"
+                                  for d in _split_operands(args[0].strip()[1:-1])):
+        raise _Unsupported(text, f"`{opcode}` needs {count} 32-bit destination operands")
+    address = _window_address(args[1], ops, text)
+    sets = " ".join(f"{d} = porter_m[{k}];" for k, d in enumerate(dests))
+    return [f"{{ unsigned porter_m[{count}]; porter_ldmatrix<{'true' if trans else 'false'}>(porter_m, {address}); {sets} }}"]
+
+
+# mma.sync.aligned.m16n8k<K>.row.col[.satfinite].<d>.<a>.<b>.<c>: the element types each K takes, with the
+# accumulator types they allow
+_MMA_SHAPES = {"m16n8k8": ("f16", "bf16", "tf32"), "m16n8k16": ("f16", "bf16", "s8", "u8"), "m16n8k32": ("s8", "u8")}
+_MMA_ACCUMULATORS = {"f16": ("f16", "f32"), "bf16": ("f32",), "tf32": ("f32",), "s8": ("s32",), "u8": ("s32",)}
+_MMA_BITS = {"f16": 16, "bf16": 16, "tf32": 32, "s8": 8, "u8": 8}
+_MMA_C_TYPES = {"f32": "float", "f16": "unsigned", "s32": "int"}
+
+
+def _mma(opcode: str, args: list[str], ops: list[Operand], text: str) -> str:
+    """mma.sync on a 16x8 tile -> porter_ptx_warp.h's porter_mma_m16n8 (shuffles and vector arithmetic)."""
+    quals = opcode.split(".")[1:]
+    satfinite = "satfinite" in quals
+    quals = [q for q in quals if q != "satfinite"]
+    if len(quals) != 9 or quals[:2] != ["sync", "aligned"] or quals[3:5] != ["row", "col"] or quals[2] not in _MMA_SHAPES:
+        raise _Unsupported(text, f"`{opcode}` is not an mma.sync form porter rewrites (m16n8k8/k16/k32, row.col)")
+    shape, (d_type, a_type, b_type, c_type) = quals[2], quals[5:]
+    k = int(shape.split("k")[1])
+    signed_pair = {a_type, b_type} <= {"s8", "u8"}
+    if (a_type not in _MMA_SHAPES[shape] or (b_type != a_type and not signed_pair)
+            or d_type not in _MMA_ACCUMULATORS[a_type] or c_type != d_type  # (ptxas: .dtype as .ctype for m16n8)
+            or (satfinite and d_type != "s32")):
+        raise _Unsupported(text, f"`{opcode}`: this combination of types is not one porter rewrites")
+    if len(args) != 4 or not all(a.startswith("{") for a in args):
+        raise _Unsupported(text, f"`{opcode}` needs four register lists")
+    groups = [_split_operands(a.strip()[1:-1]) for a in args]
+    a_regs, b_regs = k // 2 * _MMA_BITS[a_type] // 32, k // 4 * _MMA_BITS[b_type] // 32
+    wanted = [2 if d_type == "f16" else 4, a_regs, b_regs, 2 if c_type == "f16" else 4]
+    if [len(g) for g in groups] != wanted:
+        raise _Unsupported(text, f"`{opcode}` takes {wanted} registers for d, a, b, c")
+
+    def bits_in(arg: str) -> str:  # an A or B register: 32 bits of packed elements
+        if arg.startswith("\x00") and _operand(arg, ops, text).constraint == "f":
+            return f"__float_as_uint({_rvalue(arg, ops, text, '')})"
+        return f"static_cast<unsigned>({_rvalue(arg, ops, text, 'unsigned int')})"
+
+    def acc_in(arg: str, kind: str) -> str:
+        constraint = _operand(arg, ops, text).constraint if arg.startswith("\x00") else ""
+        value = _rvalue(arg, ops, text, "" if kind == "f32" else "unsigned int")
+        if kind == "f32":
+            return f"__uint_as_float({value})" if constraint == "r" else value
+        return f"static_cast<{_MMA_C_TYPES[kind]}>({value})"
+
+    def acc_out(arg: str, k: int) -> str:
+        constraint = _operand(arg, ops, text).constraint
+        if d_type == "f32" and constraint == "r":
+            return f"{_lvalue(arg, ops, text)} = __float_as_uint(porter_d[{k}]);"
+        if (d_type == "f32") != (constraint == "f"):
+            raise _Unsupported(text, f"the destination `{_shown(arg)}` is not a `{d_type}` register")
+        return f"{_lvalue(arg, ops, text)} = porter_d[{k}];"
+
+    tags = ", ".join(f"porter_mma_{t}" for t in (d_type, a_type, b_type, c_type))
+    d_c, c_c = _MMA_C_TYPES[d_type], _MMA_C_TYPES[c_type]
+    return ("{ " + f"{d_c} porter_d[{wanted[0]}]; "
+            + f"const unsigned porter_a[{a_regs}] = {{{', '.join(bits_in(a) for a in groups[1])}}}; "
+            + f"const unsigned porter_b[{b_regs}] = {{{', '.join(bits_in(b) for b in groups[2])}}}; "
+            + f"const {c_c} porter_c[{wanted[3]}] = {{{', '.join(acc_in(c, c_type) for c in groups[3])}}}; "
+            + f"porter_mma_m16n8<{k}, {tags}, {'true' if satfinite else 'false'}>(porter_d, porter_a, porter_b, porter_c); "
+            + " ".join(acc_out(d, i) for i, d in enumerate(groups[0])) + " }")
+
+
 _SHUFFLES = {"bfly": "__shfl_xor", "down": "__shfl_down", "up": "__shfl_up", "idx": "__shfl"}
 
 
@@ -604,3 +728,72 @@ def rewrite_with_string_macros(source: bytes, offset: int) -> tuple[int, Rewrite
     if node is None or node.parent is None or node.parent.type != "expression_statement" or node.parent.has_error:
         return None
     return semicolon.end(), rewrite(node, wrapper)
+
+
+_DEFINE_LINE = re.compile(rb"^[ \t]*#[ \t]*define\b", re.M)
+
+
+def rewrite_in_macro(source: bytes, offset: int,
+                     text_of: Callable[[int, int], str] | None = None) -> tuple[tuple[int, int], Rewrite, str] | None:
+    """An asm statement in a `#define`'s body (`#define CP_ASYNC_CG(dst, src, n) asm volatile("cp.async..." ...)`),
+    which the grammar keeps as text: read again as a statement with the continuations blanked (same length, so
+    offsets hold). ((start, end) in `source`, its rewrite, the text to put there), or None. The asm followed by
+    `;` in the body is replaced with it; the asm ending the body becomes `do { ... } while (0)`, so that the
+    macro's uses keep their own `;`. `text_of` gives an operand's text by offsets in `source`."""
+    line_start = source.rfind(b"\n", 0, offset) + 1
+    while line_start > 0 and source[max(0, line_start - 3) : line_start - 1].rstrip(b"\r").endswith(b"\\"):
+        line_start = source.rfind(b"\n", 0, line_start - 1) + 1  # the line before continues into this one
+    if not _DEFINE_LINE.match(source, line_start):
+        return None
+    body_end = offset
+    while True:  # the macro ends at the first line that does not end with a backslash
+        nl = source.find(b"\n", body_end)
+        if nl < 0:
+            body_end = len(source)
+            break
+        if not source[body_end:nl].rstrip(b"\r").endswith(b"\\"):
+            body_end = nl
+            break
+        body_end = nl + 1
+    body = re.sub(rb"\\\r?\n", lambda m: b" " * len(m.group()), source[offset:body_end])
+    depth, end = 0, -1
+    for m in _TOKEN.finditer(body, body.find(b"(")):
+        if m.group() == b"(":
+            depth += 1
+        elif m.group() == b")":
+            depth -= 1
+            if depth == 0:
+                end = m.end()
+                break
+    if end < 0:
+        return None
+    semicolon = re.compile(rb"\s*;").match(body, end)
+    tail = body[semicolon.end() if semicolon else end :].strip()
+    if not semicolon and tail:
+        return None  # the asm is part of a larger expression
+    head = b"void porter_asm() { "
+    wrapper = head + body[:end] + b"; }"
+    node = syntax.parse(wrapper).root_node.descendant_for_byte_range(len(head), len(head) + 3)
+    while node is not None and node.type != "gnu_asm_expression":
+        node = node.parent
+    if node is None or node.parent is None or node.parent.type != "expression_statement" or node.parent.has_error:
+        return None
+    shift = offset - len(head)
+    params = _macro_parameters(source, line_start)
+
+    def operand_text(a: int, b: int) -> str:  # a macro parameter may stand for any expression: parenthesized
+        text = text_of(a + shift, b + shift) if text_of is not None else wrapper[a:b].decode("utf-8", "replace")
+        return f"({text})" if text.strip() in params else text
+
+    found = rewrite(node, wrapper, operand_text)
+    if found.statements is None:
+        return (offset, offset + end), found, ""
+    text = " ".join(found.text().split("\n"))
+    if semicolon:
+        return (offset, offset + semicolon.end()), found, text
+    return (offset, offset + end), found, f"do {{ {text} }} while (0)"
+
+
+def _macro_parameters(source: bytes, define_start: int) -> frozenset[str]:
+    m = re.compile(rb"[ \t]*#[ \t]*define[ \t]+\w+\(([^)]*)\)").match(source, define_start)
+    return frozenset(p.strip() for p in m.group(1).decode("utf-8", "replace").split(",")) if m else frozenset()

@@ -7,7 +7,7 @@ ones and edge cases: positions and lengths past 32, selectors with the sign bit,
 denormals) and compares the results bit for bit. Run here (porter must import), then on the GPU:
 
     python scripts/ptx_reference/make_check.py
-    cd scripts/ptx_reference && cp ../../shims/porter_ptx.h . && nvcc -std=c++17 -I../texture_reference/gpu_compare/compat -I. -o check check.cu && ./check
+    cd scripts/ptx_reference && cp ../../porter/resources/shims/porter_ptx.h ../../porter/resources/shims/porter_ptx_warp.h . && nvcc -std=c++17 -I../texture_reference/gpu_compare/compat -I. -o check check.cu && ./check
 """
 
 from __future__ import annotations
@@ -16,6 +16,49 @@ import re
 from pathlib import Path
 
 from porter.translate import TranslateOptions, translate
+
+# mma.sync operands: 32-bit registers of small integers (f16, bf16 and tf32 bits from tables of -3..4), any bytes
+_ELEMENTS = {
+    "f16": lambda x, y, j: f"(unsigned)porter_check_f16[({x} >> (4 * {j})) & 7u] | (unsigned)porter_check_f16[({y} >> (4 * {j})) & 7u] << 16",
+    "bf16": lambda x, y, j: f"(unsigned)porter_check_bf16[({x} >> (4 * {j})) & 7u] | (unsigned)porter_check_bf16[({y} >> (4 * {j})) & 7u] << 16",
+    "tf32": lambda x, y, j: f"porter_check_tf32[({x} >> (4 * {j})) & 7u]",
+    "s8": lambda x, y, j: f"({x} >> {j}) ^ ({y} << {j})",
+    "u8": lambda x, y, j: f"({x} >> {j}) ^ ({y} << {j})",
+}
+_ACC = {"f32": "float", "f16": "unsigned", "s32": "int"}
+_C_VALUE = {"f32": "(float)((int)((i.c >> (5 * j)) & 31u) - 16)",
+            "f16": "(unsigned)porter_check_f16[(i.c >> (3 * j)) & 7u] | (unsigned)porter_check_f16[(i.c >> (3 * j + 12)) & 7u] << 16",
+            "s32": "(j & 1) && (i.b & 1u) ? (int)(0x7ffff000u ^ (i.c & 0x80000000u)) : (int)i.c >> 9"}
+
+
+def _regs(k: int, d: str, a: str, c: str) -> str:
+    bits = {"f16": 16, "bf16": 16, "tf32": 32, "s8": 8, "u8": 8}[a]
+    counts = [2 if d == "f16" else 4, k // 2 * bits // 32, k // 4 * bits // 32, 2 if c == "f16" else 4]
+    out, n = [], 0
+    for count in counts:
+        out.append("{" + ", ".join(f"%{n + j}" for j in range(count)) + "}")
+        n += count
+    return ", ".join(out) + ";"
+
+
+def _outs(d: str) -> str:
+    return ", ".join(f'"={"f" if d == "f32" else "r"}"(rd[{j}])' for j in range(2 if d == "f16" else 4))
+
+
+def _ins(k: int, a: str, c: str) -> str:
+    bits = {"f16": 16, "bf16": 16, "tf32": 32, "s8": 8, "u8": 8}[a]
+    regs = [f'"r"(ra[{j}])' for j in range(k // 2 * bits // 32)] + [f'"r"(rb[{j}])' for j in range(k // 4 * bits // 32)]
+    return ", ".join(regs + [f'"{"f" if c == "f32" else "r"}"(rc[{j}])' for j in range(2 if c == "f16" else 4)])
+
+
+def _mma_out(d: str) -> str:
+    if d == "f32":
+        return ("o.x = __float_as_uint(rd[0]) | (unsigned long long)__float_as_uint(rd[1]) << 32; "
+                "o.u = __float_as_uint(rd[2]) ^ __float_as_uint(rd[3]) * 0x9e3779b1u;")
+    if d == "f16":
+        return "o.x = rd[0] | (unsigned long long)rd[1] << 32; o.u = 0u;"
+    return "o.x = (unsigned)rd[0] | (unsigned long long)(unsigned)rd[1] << 32; o.u = (unsigned)rd[2] ^ (unsigned)rd[3] * 0x9e3779b1u;"
+
 
 # (name, body): the body reads In i (a, b, c, d: 32-bit; x, y: 64-bit; f, g, h: float; p, q, r: double;
 # buf: a per-thread float4 slot, ubuf: per-thread 4 unsigned, gbuf: per-thread 2 u64) and sets Out o
@@ -90,6 +133,42 @@ CASES: list[tuple[str, str]] = [
     ("shfl_sync_up", 'unsigned r; asm volatile("shfl.sync.up.b32 %0, %1, %2, 0x0, 0xffffffff;" : "=r"(r) : "r"(i.a), "r"(i.b % 40u)); o.u = r;'),
     ("shfl_sync_idx", 'unsigned r; asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(i.a), "r"(i.b)); o.u = r;'),
     ("shfl_sync_idx_w4", 'unsigned r; asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1c1f, 0xffffffff;" : "=r"(r) : "r"(i.a), "r"(i.b)); o.u = r;'),
+    # tensor-core kernels' PTX (porter_ptx_warp.h). cp.async copies into this thread's slot of a block-wide buffer;
+    # ldmatrix and mma.sync are warp-wide: every lane of the warp runs the case, each with its own operands, so the
+    # warp exchanges them as the PTX ISA lays them out. mma operands are small integers (exact in every type, the
+    # results bit for bit), the 8-bit ones any bytes
+    *[(f"cp_async_{q}_{n}{'_zfill' if z else ''}",
+       'uint4* s_cp = porter_check_smem; s_cp[threadIdx.x] = make_uint4(0x5a5a5a5au, 0xa5a5a5a5u, 0x3c3c3c3cu, 0xc3c3c3c3u); '
+       'unsigned addr = (unsigned)__cvta_generic_to_shared(&s_cp[threadIdx.x]); '
+       + (f'asm volatile("cp.async.{q}.shared.global [%0], [%1], {n}, %2;" :: "r"(addr), "l"(i.ubuf), "r"(i.b % {n + 1}u) : "memory"); '
+          if z else f'asm volatile("cp.async.{q}.shared.global{h} [%0], [%1], {n};" :: "r"(addr), "l"(i.ubuf) : "memory"); ')
+       + 'asm volatile("cp.async.commit_group;" ::: "memory"); asm volatile("cp.async.wait_group 0;" ::: "memory"); '
+       'const uint4 v = s_cp[threadIdx.x]; o.x = v.x | (unsigned long long)v.y << 32; o.u = v.z ^ v.w * 3u;')
+      for q, n, h, z in (("cg", 16, ".L2::128B", False), ("ca", 16, "", False), ("ca", 8, "", False),
+                         ("ca", 4, ".L2::64B", False), ("cg", 16, "", True), ("ca", 8, "", True))],
+    *[(f"ldmatrix_x{n}{'_trans' if t else ''}",
+       'unsigned short (*s_ld)[4][8][8] = (unsigned short (*)[4][8][8])porter_check_smem; const unsigned w = (threadIdx.x >> 5) & 7u, l = threadIdx.x & 31u; '
+       'for (int k = 0; k < 8; ++k) s_ld[w][l >> 3][l & 7u][k] = (unsigned short)((i.a >> k) ^ (i.d << k) ^ (k * 0x9e37u)); '
+       '__syncthreads(); unsigned addr = (unsigned)__cvta_generic_to_shared(&s_ld[w][((l >> 3) + i.c) & 3u][i.b & 7u][0]); '
+       f'unsigned r[4] = {{0u, 0u, 0u, 0u}}; asm volatile("ldmatrix.sync.aligned.m8n8.x{n}{".trans" if t else ""}.shared.b16 '
+       '{' + ", ".join(f"%{k}" for k in range(n)) + f'}}, [%{n}];" : '
+       + ", ".join(f'"=r"(r[{k}])' for k in range(n)) + ' : "r"(addr)); __syncthreads(); '
+       'o.x = r[0] | (unsigned long long)r[1] << 32; o.u = r[2] ^ r[3] * 0x9e3779b1u;')
+      for n in (1, 2, 4) for t in (False, True)],
+    *[(f"mma_m16n8k{k}_{d}_{a}{'_' + a2 if a2 else ''}_{c}{'_satfinite' if sat else ''}",
+       f"unsigned ra[4], rb[2]; {_ACC[c]} rc[4]; {_ACC[d]} rd[4]; "
+       f"for (int j = 0; j < 4; ++j) {{ ra[j] = {_ELEMENTS[a]('i.a', 'i.d', 'j')}; rc[j] = {_C_VALUE[c]}; }} "
+       f"for (int j = 0; j < 2; ++j) rb[j] = {_ELEMENTS[a]('i.b', 'i.c', 'j')}; "
+       f'asm volatile("mma.sync.aligned.m16n8k{k}.row.col{".satfinite" if sat else ""}.{d}.{a}.{a2 or a}.{c} '
+       + _regs(k, d, a, c) + f'" : {_outs(d)} : {_ins(k, a, c)}); '
+       + _mma_out(d))
+      for k, d, a, a2, c, sat in (
+          (16, "f32", "f16", "", "f32", False), (16, "f16", "f16", "", "f16", False),
+          (16, "f32", "bf16", "", "f32", False), (8, "f32", "f16", "", "f32", False),
+          (8, "f16", "f16", "", "f16", False), (8, "f32", "bf16", "", "f32", False),
+          (8, "f32", "tf32", "", "f32", False), (32, "s32", "s8", "", "s32", False),
+          (32, "s32", "u8", "", "s32", False), (32, "s32", "s8", "u8", "s32", False),
+          (16, "s32", "s8", "", "s32", False), (32, "s32", "s8", "", "s32", True))],
 ]
 # approximations: rewritten to HIP's accurate functions; the check prints the largest difference in ulps
 APPROX: list[tuple[str, str]] = [
@@ -102,6 +181,12 @@ APPROX: list[tuple[str, str]] = [
 PRELUDE = """struct In { unsigned a, b, c, d; unsigned long long x, y; float f, g, h; double p, q, r;
   float4* buf; unsigned* ubuf; unsigned long long* gbuf; };
 struct Out { unsigned u; unsigned long long x; };
+// -3..4 as f16, bf16 and tf32 (float) bits: mma operands whose every product and sum is exact
+__shared__ uint4 porter_check_smem[256];  // the cp.async and ldmatrix cases' block-wide buffer
+__device__ const unsigned short porter_check_f16[8] = {0xC200, 0xC000, 0xBC00, 0x0000, 0x3C00, 0x4000, 0x4200, 0x4400};
+__device__ const unsigned short porter_check_bf16[8] = {0xC040, 0xC000, 0xBF80, 0x0000, 0x3F80, 0x4000, 0x4040, 0x4080};
+__device__ const unsigned porter_check_tf32[8] = {0xC0400000u, 0xC0000000u, 0xBF800000u, 0u, 0x3F800000u, 0x40000000u,
+                                                  0x40400000u, 0x40800000u};
 """
 
 
@@ -133,6 +218,7 @@ def generate() -> str:
     return (
         "// generated by make_check.py: the cases as CUDA writes them (cuda_*) and as porter ports them (hip_*)\n"
         "#include <hip/hip_runtime.h>  // gpu_compare/compat: HIP names over CUDA\n#include \"porter_ptx.h\"\n"
+        "#include \"porter_ptx_warp.h\"\n"
         "#include <cstdio>\n#include <cstring>\n#include <cmath>\n" + PRELUDE + "// ---- as written\n" + original
         + "// ---- as porter ports them\n" + text + check)
 
