@@ -336,3 +336,45 @@ def test_batched_gemm_pointer_arrays_take_hipblas_types(tmp_path: Path) -> None:
         install_shims(tmp_path, [src], RocmVersion(*hipcc.version))
         proc = hipcc.compile(src)
         assert (proc.returncode == 0) == (name == "cast.hip"), f"{hipcc.label} {name}:\n{proc.stderr[-2000:]}"
+
+
+GEMM_EX_LEGACY_COMPUTE = b"""#include <cublas_v2.h>
+#include <cuda_runtime.h>
+// cuBLAS 10's form (Packt's sgemm_mixed_precision): the compute type is a cudaDataType, which CUDA 11 and later
+// still take from C++ and migrate (cublasMigrateComputeType)
+cublasStatus_t gemms(cublasHandle_t h, const void* a, const void* b, void* c, const void** as, void** cs, bool half) {
+    const float one = 1.0f, zero = 0.0f;
+    cudaDataType type_c = half ? CUDA_R_16F : CUDA_R_32F;
+    cublasStatus_t s = cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &one, a, CUDA_R_32F, 4, b, CUDA_R_32F, 4,
+                                    &zero, c, type_c, 4, type_c, CUBLAS_GEMM_DEFAULT);
+    s = cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_T, 4, 4, 4, &one, a, CUDA_R_32F, 4, 16, b, CUDA_R_32F, 4,
+                                   16, &zero, c, CUDA_R_32F, 4, 16, 2, CUDA_R_32F, CUBLAS_GEMM_DEFAULT);
+    s = cublasGemmBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &one, as, CUDA_R_32F, 4, as, CUDA_R_32F, 4, &zero,
+                            cs, CUDA_R_32F, 4, 2, CUDA_R_64F, CUBLAS_GEMM_DEFAULT);
+    // the current form is untouched
+    return s == CUBLAS_STATUS_SUCCESS ? cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &one, a, CUDA_R_32F, 4, b,
+                                                     CUDA_R_32F, 4, &zero, c, CUDA_R_32F, 4, CUBLAS_COMPUTE_32F,
+                                                     CUBLAS_GEMM_DEFAULT) : s;
+}
+"""
+
+
+@pytest.mark.hipcc
+def test_gemm_ex_with_a_cuda_data_type_compute_type_compiles_on_rocm_6(tmp_path: Path) -> None:
+    from porter.fix.shims import install_shims
+
+    hipcc = newer_hipcc()
+    out, result = _port(GEMM_EX_LEGACY_COMPUTE, rocm=RocmVersion(*hipcc.version))
+    assert not result.unconverted, result.unconverted
+    src = tmp_path / "gemm.hip"
+    src.write_text(out)
+    installed = install_shims(tmp_path, [src], RocmVersion(*hipcc.version))
+    assert "porter_hipblas_compute_type" in installed["gemm.hip"]
+    proc = hipcc.compile(src)
+    assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"
+    # without the shim hipBLAS refuses the cudaDataType compute type
+    bare = tmp_path / "bare.hip"
+    bare.write_text(out)
+    install_shims(tmp_path, [bare], RocmVersion(*hipcc.version), only={bare: {"porter_hipblas_v2"}})
+    refused = hipcc.compile(bare)
+    assert refused.returncode != 0 and "hipblasComputeType_t" in refused.stderr

@@ -381,6 +381,30 @@ def test_header_for_identifiers() -> None:
     assert header_for("my_function") is None
     assert header_for("FLT_MAX") == "float.h" and header_for("DBL_EPSILON") == "float.h"
     assert header_for("INT_MAX") == "limits.h" and header_for("ULLONG_MAX") == "limits.h"
+    # the C library nvcc's implicit cuda_runtime.h brings in ahead of a file's first include
+    assert header_for("memset") == "string.h" and header_for("strlen") == "string.h"
+    assert header_for("memsetter") is None and header_for("malloc") is None  # hipcc's own headers declare malloc
+
+
+@pytest.mark.hipcc
+def test_a_header_using_the_c_library_before_any_include_gets_its_headers(tmp_path: Path) -> None:
+    """Packt's cpuSolver.h: memset and sqrtf with no include, in a header included before CUDA's."""
+    import subprocess
+    import sys
+
+    project = tmp_path / "solver"
+    project.mkdir()
+    (project / "cpuSolver.h").write_text("#pragma once\nstatic void clear(int* p, int n) { memset(p, 0, n * sizeof(int)); }\n"
+                                         "static float norm(float x) { return sqrtf(x) + (float)clock(); }\n")
+    (project / "main.cu").write_text('#include "cpuSolver.h"\n#include <cuda_runtime.h>\n'
+                                     "__global__ void k(float* p) { p[threadIdx.x] = 1.0f; }\n"
+                                     "int main() { int a[4]; clear(a, 4); return (int)norm(4.0f) == 2; }\n")
+    out = tmp_path / "port"
+    proc = subprocess.run([sys.executable, "-m", "porter", "convert", str(project), "-o", str(out), "--target",
+                           "gfx90a", "-j", "1"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    header = (out / "cpuSolver.h").read_text()
+    assert "#include <string.h>" in header and "math.h" not in header  # sqrtf and clock: hipcc declares them
 
 
 def test_system_header_locations_are_not_edited(tmp_path: Path) -> None:
