@@ -109,7 +109,8 @@ def test_several_instructions_become_one_block_that_stands_where_the_statement_s
     ('asm("mov.u32 %0, %%warpid;" : "=r"(a));', "mov.u32", "%warpid is the warp's hardware slot"),
     ('asm("mov.u32 %0, %%lanemask_lt;" : "=r"(a));', "mov.u32", "64 bits on wave64"),
     ('asm volatile("bar.sync 1, 128;");', "bar.sync", "thread count"),
-    ('asm("{.reg .pred p; setp.eq.u32 p, %1, 0; selp.u32 %0, 1, 0, p;}" : "=r"(a) : "r"(b));', "{.reg", "predicates"),
+    ('asm("{.reg .pred p; setp.eq.u32 p, %1, 0; @p bra DONE; mov.u32 %0, 1; DONE: }" : "=r"(a) : "r"(b));', "bra",
+     "not in porter's table"),  # branches and labels stay
     ('asm volatile("ld.shared.u32 %0, [%1];" : "=r"(a) : "r"(b));', "ld.shared.u32", ".shared"),
     ('asm volatile("ld.global.L2::cache_hint.u32 %0, [%1], %2;" : "=r"(a) : "l"(u), "l"(x));',
      "ld.global.L2::cache_hint.u32", "not a qualifier porter rewrites"),
@@ -266,6 +267,14 @@ def test_rewritten_ptx_compiles_for_gfx942_and_with_rocm_52(tmp_path: Path) -> N
      '"r"(b), "r"(c), "r"(u[4]), "r"(u[5]), "r"(u[6]), "r"(u[7]));',
      "const float porter_c[4] = {__uint_as_float(u[4]),"),
     ('asm("cvta.to.shared.u64 %0, %1;" : "=l"(x) : "l"(p));', "x = __cvta_generic_to_shared((const void*)(p));"),
+    # blocks with local registers and predicates (CUTLASS's cast_smem_ptr_to_uint, its guarded cp.async)
+    ('asm("{ .reg .u64 smem_ptr; cvta.to.shared.u64 smem_ptr, %1; cvt.u32.u64 %0, smem_ptr; }\\n" : "=r"(a) : "l"(p));',
+     "{ unsigned long long porter_smem_ptr = 0; porter_smem_ptr = __cvta_generic_to_shared((const void*)(p)); "
+     "a = static_cast<unsigned>(porter_smem_ptr); }"),
+    ('asm volatile("{\\n .reg .pred p;\\n setp.ne.b32 p, %0, 0;\\n @p cp.async.ca.shared.global [%1], [%2], 16;\\n}\\n"'
+     ' :: "r"((int)b), "r"(a), "l"(p));', "if (porter_p) { porter_cp_async(a, p, 16u); }"),
+    ('asm("{.reg .pred p; setp.lt.s32 p, %1, %2; selp.f32 %0, %3, %4, p;}" : "=f"(fl) : "r"(a), "r"(b), "f"(fl), "f"(1.0f));',
+     "porter_p = static_cast<int>(a) < static_cast<int>(b); fl = porter_p ? fl : (1.0f);"),
 ])
 def test_tensor_core_ptx_is_rewritten(asm: str, expected: str) -> None:
     out, left = _port(asm)

@@ -108,7 +108,8 @@ def rewrite(node: tree_sitter.Node, source: bytes,
         return Rewrite(None, shown, _opcode(shown[0]), e.why)
     instructions = _split_instructions(marked.replace("%%", "%"))
     try:
-        statements = [s for i in instructions for s in _instruction(i, ops, memory_clobber)]
+        instructions, declarations = _local_registers(instructions, ops)
+        statements = declarations + [s for i in instructions for s in _instruction(i, ops, memory_clobber)]
     except _Unsupported as e:
         return Rewrite(None, shown, _opcode(_shown(e.instruction)), e.why)
     repeated = [op.text for i, op in enumerate(ops) if marked.count(f"\x00{i}\x00") > 1 and _has_effects(op.text)]
@@ -125,6 +126,54 @@ def _split_instructions(template: str) -> list[str]:
 
 def _opcode(instruction: str) -> str:
     return instruction.split(" ")[0]
+
+
+# `.reg` types of a block's local registers: the operand kind they act as and their C++ type
+_REG_TYPES = {"u64": ("l", "unsigned long long"), "b64": ("l", "unsigned long long"), "s64": ("l", "long long"),
+              "u32": ("r", "unsigned int"), "b32": ("r", "unsigned int"), "s32": ("r", "int"),
+              "u16": ("h", "unsigned short"), "b16": ("h", "unsigned short"), "s16": ("h", "short"),
+              "f32": ("f", "float"), "f64": ("d", "double"), "pred": ("p", "bool")}
+_REG_DECL = re.compile(r"\.reg\s+\.(\w+)\s+(.+)")
+_REG_NAME = re.compile(r"([A-Za-z_$][\w$]*)(?:<(\d+)>)?")
+
+
+def _local_registers(instructions: list[str], ops: list[Operand]) -> tuple[list[str], list[str]]:
+    """A `{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }` block: the braces go, each local register
+    becomes a C++ local (appended to `ops` as an operand of its kind, its name in the instructions replaced by the
+    operand's mark). (the instructions left, the locals' declarations)."""
+    flat: list[str] = []
+    for ins in instructions:  # braces open and close blocks, alone or around an instruction
+        ins = ins.strip()
+        while ins.startswith("{") and not ins.startswith("{\x00"):
+            ins = ins[1:].strip()
+        while ins.endswith("}") and not re.search(r"\{[^{}]*\}$", ins):
+            ins = ins[:-1].strip()
+        if ins:
+            flat.append(ins)
+    names: dict[str, int] = {}
+    declarations: list[str] = []
+    body = []
+    for ins in flat:
+        m = _REG_DECL.fullmatch(ins)
+        if not m:
+            body.append(ins)
+            continue
+        if m.group(1) not in _REG_TYPES:
+            raise _Unsupported(ins, f"a `.reg .{m.group(1)}` register is not rewritten")
+        kind, c_type = _REG_TYPES[m.group(1)]
+        for decl in (d.strip() for d in m.group(2).split(",")):
+            n = _REG_NAME.fullmatch(decl)
+            if not n:
+                raise _Unsupported(ins, f"register declaration `{decl}` is not one porter reads")
+            for name in ([n.group(1)] if n.group(2) is None else [f"{n.group(1)}{k}" for k in range(int(n.group(2)))]):
+                c_name = "porter_" + re.sub(r"\W", "_", name)
+                names[name] = len(ops)
+                ops.append(Operand(kind, True, c_name))
+                declarations.append(f"{c_type} {c_name} = {'false' if kind == 'p' else '0'}")
+    if not names:
+        return body, []
+    pattern = re.compile(r"(?<![\w$%.])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?![\w$])")
+    return [pattern.sub(lambda m: f"\x00{names[m.group(1)]}\x00", ins) for ins in body], declarations
 
 
 def _has_effects(expr: str) -> bool:
@@ -207,6 +256,13 @@ def _split_operands(rest: str) -> list[str]:
 
 def _instruction(text: str, ops: list[Operand], memory_clobber: bool) -> list[str]:
     table = ptx_table()
+    if m := re.match(r"@(!?)(\x00\d+\x00)\s+(.+)", text):  # `@p instr`: under a local predicate register
+        guard = _operand(m.group(2), ops, text)
+        if guard.constraint != "p":
+            raise _Unsupported(text, "the guard is not a predicate register")
+        inner = _instruction(m.group(3), ops, memory_clobber)
+        body = " ".join(s if s.startswith("{") else s + ";" for s in inner) or "(void)0;"
+        return [f"if ({'!' if m.group(1) else ''}{guard.text}) {{ {body} }}"]
     if text.startswith(("{", "}", "@", ".reg", ".pragma")) or text.endswith(":"):
         raise _Unsupported(text, "predicates, labels and register blocks are not rewritten")
     opcode, _, rest = text.partition(" ")
@@ -221,6 +277,8 @@ def _instruction(text: str, ops: list[Operand], memory_clobber: bool) -> list[st
         return _fenced(_ldmatrix(opcode, args, ops, text), memory_clobber)
     if head == "mma":
         return [_mma(opcode, args, ops, text)]
+    if head in ("setp", "selp"):
+        return [_predicate(opcode, args, ops, text)]
     if head in ("ld", "st"):
         return _fenced(_load_store(opcode, args, ops, text), memory_clobber)
     if head in ("red", "atom"):
@@ -510,6 +568,29 @@ def _pack(opcode: str, args: list[str], ops: list[Operand], text: str) -> list[s
                 f"{hi} = static_cast<{half_type}>(porter_w >> {bits // 2}); }}"]
     return [f"{lo} = static_cast<{half_type}>(static_cast<{whole_type}>({whole}))",
             f"{hi} = static_cast<{half_type}>(static_cast<{whole_type}>({whole}) >> {bits // 2})"]
+
+
+_COMPARISONS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "lo": "<", "ls": "<=",
+                "hi": ">", "hs": ">="}
+
+
+def _predicate(opcode: str, args: list[str], ops: list[Operand], text: str) -> str:
+    """setp.<cmp>.<type> p, a, b (integers and floats, ordered comparisons) and selp.<type> d, a, b, p."""
+    parts = opcode.split(".")
+    c_type = ptx_table().types.get(parts[-1], "")
+    if not c_type or len(parts) != (3 if parts[0] == "setp" else 2):
+        raise _Unsupported(text, f"`{opcode}` is not a form porter rewrites")
+    if parts[0] == "setp":
+        if len(args) != 3 or "|" in args[0] or parts[1] not in _COMPARISONS:
+            raise _Unsupported(text, f"`{opcode}` is not a comparison porter rewrites")
+        if _operand(args[0], ops, text).constraint != "p":
+            raise _Unsupported(text, "setp's destination is not a predicate register")
+        a, b = (f"static_cast<{c_type}>({_rvalue(x, ops, text, c_type)})" for x in args[1:])
+        return f"{_lvalue(args[0], ops, text)} = {a} {_COMPARISONS[parts[1]]} {b}"
+    if len(args) != 4 or _operand(args[3], ops, text).constraint != "p":
+        raise _Unsupported(text, f"`{opcode}` without a predicate register is not rewritten")
+    a, b = (_rvalue(x, ops, text, c_type) for x in args[1:3])
+    return f"{_lvalue(args[0], ops, text)} = {_rvalue(args[3], ops, text, '')} ? {a} : {b}"
 
 
 def _window_address(arg: str, ops: list[Operand], text: str) -> str:

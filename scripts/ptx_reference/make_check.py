@@ -169,6 +169,21 @@ CASES: list[tuple[str, str]] = [
           (8, "f32", "tf32", "", "f32", False), (32, "s32", "s8", "", "s32", False),
           (32, "s32", "u8", "", "s32", False), (32, "s32", "s8", "u8", "s32", False),
           (16, "s32", "s8", "", "s32", False), (32, "s32", "s8", "", "s32", True))],
+    # blocks with local registers and predicates (CUTLASS's cast_smem_ptr_to_uint and guarded copies)
+    ("reg_cvta_shared", 'unsigned r; asm volatile("{ .reg .u64 smem_ptr; cvta.to.shared.u64 smem_ptr, %1; '
+     'cvt.u32.u64 %0, smem_ptr; }" : "=r"(r) : "l"(porter_check_smem + (threadIdx.x & 255u))); '
+     'o.u = r - (unsigned)__cvta_generic_to_shared(porter_check_smem);'),
+    ("reg_pred_cp_async", 'uint4* s_cp = porter_check_smem; s_cp[threadIdx.x] = make_uint4(1u, 2u, 3u, 4u); '
+     'unsigned addr = (unsigned)__cvta_generic_to_shared(&s_cp[threadIdx.x]); asm volatile("{ .reg .pred p; '
+     'setp.ne.b32 p, %0, 0; @p cp.async.ca.shared.global [%1], [%2], 16; }" :: "r"((int)(i.a & 1u)), "r"(addr), '
+     '"l"(i.ubuf) : "memory"); asm volatile("cp.async.wait_all;" ::: "memory"); const uint4 v = s_cp[threadIdx.x]; '
+     'o.x = v.x | (unsigned long long)v.y << 32; o.u = v.z ^ v.w * 3u;'),
+    ("reg_selp_s32", 'unsigned r; asm("{.reg .pred p; setp.lt.s32 p, %1, %2; selp.b32 %0, %3, %4, p;}" : "=r"(r) : '
+     '"r"(i.a), "r"(i.b), "r"(i.c), "r"(i.d)); o.u = r;'),
+    ("reg_setp_f32", 'unsigned r; asm("{.reg .pred p; setp.ge.f32 p, %1, %2; selp.u32 %0, 1, 0, p;}" : "=r"(r) : '
+     '"f"(i.f), "f"(i.g)); o.u = r;'),
+    ("reg_b16_swap", 'unsigned r; asm("{.reg .b16 lo, hi; mov.b32 {lo, hi}, %1; mov.b32 %0, {hi, lo};}" : "=r"(r) : '
+     '"r"(i.a)); o.u = r;'),
 ]
 # approximations: rewritten to HIP's accurate functions; the check prints the largest difference in ulps
 APPROX: list[tuple[str, str]] = [
