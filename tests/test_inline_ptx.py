@@ -111,7 +111,7 @@ def test_several_instructions_become_one_block_that_stands_where_the_statement_s
     ('asm volatile("bar.sync 1, 128;");', "bar.sync", "thread count"),
     ('asm("{.reg .pred p; setp.eq.u32 p, %1, 0; @p bra DONE; mov.u32 %0, 1; DONE: }" : "=r"(a) : "r"(b));', "bra",
      "not in porter's table"),  # branches and labels stay
-    ('asm volatile("ld.shared.u32 %0, [%1];" : "=r"(a) : "r"(b));', "ld.shared.u32", ".shared"),
+    ('asm volatile("ld.local.u32 %0, [%1];" : "=r"(a) : "l"(u));', "ld.local.u32", ".local"),
     ('asm volatile("ld.global.L2::cache_hint.u32 %0, [%1], %2;" : "=r"(a) : "l"(u), "l"(x));',
      "ld.global.L2::cache_hint.u32", "not a qualifier porter rewrites"),
     ('asm("and.b32 %0, %1, %2;" : "=f"(fl) : "f"(fl), "r"(a));', "and.b32", "bit trick"),
@@ -267,6 +267,10 @@ def test_rewritten_ptx_compiles_for_gfx942_and_with_rocm_52(tmp_path: Path) -> N
      '"r"(b), "r"(c), "r"(u[4]), "r"(u[5]), "r"(u[6]), "r"(u[7]));',
      "const float porter_c[4] = {__uint_as_float(u[4]),"),
     ('asm("cvta.to.shared.u64 %0, %1;" : "=l"(x) : "l"(p));', "x = __cvta_generic_to_shared((const void*)(p));"),
+    # shared-memory accesses by shared-window address
+    ('asm volatile("ld.shared.u32 %0, [%1];" : "=r"(a) : "r"(b));', "a = *((const unsigned int*)__cvta_shared_to_generic(b));"),
+    ('asm volatile("st.shared.v2.f32 [%0+8], {%1, %2};" :: "r"(a), "f"(fl), "f"(fl));',
+     "*((float2*)__cvta_shared_to_generic(a + 8)) = make_float2(fl, fl);"),
     # blocks with local registers and predicates (CUTLASS's cast_smem_ptr_to_uint, its guarded cp.async)
     ('asm("{ .reg .u64 smem_ptr; cvta.to.shared.u64 smem_ptr, %1; cvt.u32.u64 %0, smem_ptr; }\\n" : "=r"(a) : "l"(p));',
      "{ unsigned long long porter_smem_ptr = 0; porter_smem_ptr = __cvta_generic_to_shared((const void*)(p)); "

@@ -392,14 +392,21 @@ def _qualifiers(opcode: str) -> tuple[str, list[str]]:
     return parts[0], parts[1:]
 
 
-def _address(arg: str, ops: list[Operand], text: str, c_type: str, const: bool) -> str:
+def _address(arg: str, ops: list[Operand], text: str, c_type: str, const: bool, shared: bool = False) -> str:
+    """A C++ pointer to `c_type` for `[%0]` / `[%0+8]`; `shared`: the operand is a shared-window address (32- or
+    64-bit, from __cvta_generic_to_shared or cvta.to.shared), made a pointer by porter_ptx_warp.h's conversion."""
     m = _ADDRESS.fullmatch(arg)
     if not m:
         raise _Unsupported(text, f"address `{_shown(arg)}` is not an operand plus an optional offset")
     op = _operand(m.group(1), ops, text)
+    qual = "const " if const else ""
+    if shared:
+        if op.constraint not in ("r", "l"):
+            raise _Unsupported(text, "the shared-memory address is not an integer operand")
+        window = _window_address(arg, ops, text)
+        return f"({qual}{c_type}*)__cvta_shared_to_generic({window})"
     if op.constraint != "l":
         raise _Unsupported(text, "a 32-bit address (a shared-memory window offset) is not rewritten")
-    qual = "const " if const else ""
     base = op.text if _SIMPLE_EXPR.fullmatch(op.text) else f"({op.text})"
     if m.group(2):
         return f"({qual}{c_type}*)((const char*)({base}) + {m.group(2)})"
@@ -428,8 +435,8 @@ def _access(quals: list[str], text: str) -> tuple[str, list[str], str, str | Non
     element = quals[-1] if quals else ""
     if element not in table.types:
         raise _Unsupported(text, f"element type `.{element}` is not one porter rewrites")
-    if space not in ("global", "generic"):
-        raise _Unsupported(text, f"`.{space}` accesses are not rewritten (only global and generic addresses)")
+    if space not in ("global", "generic", "shared", "shared::cta"):
+        raise _Unsupported(text, f"`.{space}` accesses are not rewritten (only global, generic and shared addresses)")
     return element, [vector] if vector else [], space, order, scope, volatile
 
 
@@ -438,7 +445,10 @@ def _load_store(opcode: str, args: list[str], ops: list[Operand], text: str) -> 
     head, quals = _qualifiers(opcode)
     if len(quals) >= 2 and quals[-1] in ("v2", "v4") and quals[-2] in table.types:
         quals = [*quals[:-2], quals[-1], quals[-2]]  # `ld.global.cg.f32.v2`, which ptxas takes as `.v2.f32`
-    element, vector, _, order, scope, volatile = _access(quals, text)
+    element, vector, space, order, scope, volatile = _access(quals, text)
+    shared = space.startswith("shared")
+    if shared and (order or scope):
+        raise _Unsupported(text, f"`{opcode}`: ordered shared-memory accesses are not rewritten")
     if len(args) != 2:
         raise _Unsupported(text, f"`{opcode}` with {len(args)} operands (a cache policy?) is not rewritten")
     data, where = (args[0], args[1]) if head == "ld" else (args[1], args[0])
@@ -453,7 +463,7 @@ def _load_store(opcode: str, args: list[str], ops: list[Operand], text: str) -> 
     scalar = table.types[element]
     # .cg (cached in L2 only) and .cv (fetched again) loads see what other blocks wrote: on AMD, whose L1 is not
     # coherent between compute units, that takes a device-scope (system-scope for .cv) relaxed atomic load
-    coherent = None if head != "ld" or order or volatile else (
+    coherent = None if head != "ld" or order or volatile or shared else (
         "__HIP_MEMORY_SCOPE_SYSTEM" if "cv" in quals else "__HIP_MEMORY_SCOPE_AGENT" if "cg" in quals else None)
     if vector:
         shape = f"{vector[0]}.{element}"
@@ -464,7 +474,7 @@ def _load_store(opcode: str, args: list[str], ops: list[Operand], text: str) -> 
         parts = _split_operands(data.strip()[1:-1]) if data.startswith("{") else []
         if len(parts) != len(lanes):
             raise _Unsupported(text, "the vector operand does not list one operand per lane")
-        address = _address(where, ops, text, vtype, head == "ld")
+        address = _address(where, ops, text, vtype, head == "ld", shared)
         if volatile:
             raise _Unsupported(text, "volatile vector accesses are not rewritten")
         if head == "ld" and coherent:
@@ -496,7 +506,7 @@ def _load_store(opcode: str, args: list[str], ops: list[Operand], text: str) -> 
         address = _address(where, ops, text, scalar, False)
         return [f"{_lvalue(data, ops, text)} = __hip_atomic_load({address}, __ATOMIC_RELAXED, {coherent})"]
     qualified = f"volatile {scalar}" if volatile else scalar
-    address = _address(where, ops, text, qualified, head == "ld")
+    address = _address(where, ops, text, qualified, head == "ld", shared)
     if head == "ld":
         return [f"{_lvalue(data, ops, text)} = *({address})"]
     return [f"*({address}) = static_cast<{scalar}>({_rvalue(data, ops, text, scalar)})"]

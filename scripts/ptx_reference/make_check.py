@@ -182,6 +182,16 @@ CASES: list[tuple[str, str]] = [
      '"r"(i.a), "r"(i.b), "r"(i.c), "r"(i.d)); o.u = r;'),
     ("reg_setp_f32", 'unsigned r; asm("{.reg .pred p; setp.ge.f32 p, %1, %2; selp.u32 %0, 1, 0, p;}" : "=r"(r) : '
      '"f"(i.f), "f"(i.g)); o.u = r;'),
+    # shared-memory accesses by shared-window address (32-bit from __cvta_generic_to_shared, or 64-bit)
+    ("ld_shared_u32", 'unsigned* s = (unsigned*)porter_check_smem; s[threadIdx.x] = i.a; __syncthreads(); unsigned r; '
+     'asm volatile("ld.shared.u32 %0, [%1];" : "=r"(r) : "r"((unsigned)__cvta_generic_to_shared(s + (threadIdx.x ^ 1u)))); '
+     '__syncthreads(); o.u = r;'),
+    ("st_shared_v4_b32", 'uint4* s = porter_check_smem; asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" :: '
+     '"r"((unsigned)__cvta_generic_to_shared(s + threadIdx.x)), "r"(i.a), "r"(i.b), "r"(i.c), "r"(i.d) : "memory"); '
+     'const uint4 v = s[threadIdx.x]; o.x = v.x | (unsigned long long)v.y << 32; o.u = v.z ^ v.w * 3u;'),
+    ("ld_shared_v2_u64_offset", 'uint4* s = porter_check_smem; s[threadIdx.x] = make_uint4(i.a, i.b, i.c, i.d); '
+     'unsigned lo, hi; asm volatile("ld.shared.v2.u32 {%0, %1}, [%2+8];" : "=r"(lo), "=r"(hi) : '
+     '"l"((unsigned long long)__cvta_generic_to_shared(s + threadIdx.x))); o.x = lo | (unsigned long long)hi << 32;'),
     ("reg_b16_swap", 'unsigned r; asm("{.reg .b16 lo, hi; mov.b32 {lo, hi}, %1; mov.b32 %0, {hi, lo};}" : "=r"(r) : '
      '"r"(i.a)); o.u = r;'),
 ]
