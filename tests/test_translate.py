@@ -121,7 +121,7 @@ def test_unsupported_and_newer_rocm_are_reported() -> None:
 def test_inline_asm_needs_the_agent_unless_porter_knows_the_instruction() -> None:
     out, result = run('__device__ int lane() { int l; asm volatile("mov.u32 %0, %%laneid;" : "=r"(l)); return l; }\n')
     assert not result.unconverted and "l = static_cast<unsigned int>(__lane_id());" in out  # tests/test_inline_ptx.py
-    _, result = run('__device__ void f(unsigned* d) { asm volatile("cp.async.ca.shared.global [%0], [%1], 16;"'
+    _, result = run('__device__ void f(unsigned* d) { asm volatile("cp.async.bulk.shared::cluster.global [%0], [%1], 16;"'
                     ' :: "r"(d[0]), "l"(d)); }\n')
     assert [(u.name, u.reason) for u in result.unconverted] == [("asm", Reason.NEEDS_AGENT)]
 

@@ -348,6 +348,8 @@ def inline_asm(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | No
             ported = by_macro[1] if by_macro is not None else ported
         if ported is not None and ported.statements is not None:
             yield Hit("PA002", node, {"snippet": short(node, 50), "hip": " ".join(ported.text().split())[:120]})
+            if match := PTX_MATRIX.search(body):  # rewritten, but to shuffles and vector arithmetic
+                yield Hit("PM003", node, {"instr": match.group(1)})
             continue
         yield Hit("PA001", node, {"snippet": short(node, 50)})
         match = PTX_MATRIX.search(body)

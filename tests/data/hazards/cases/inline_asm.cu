@@ -1,12 +1,15 @@
-// checks: PA001 PA002 PM002
+// checks: PA001 PA002 PM002 PM003
 __device__ unsigned lane_id() {
   unsigned r;
   asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));                        // expect: PA002
   return r;
 }
 __device__ void mma(float* d, const unsigned* a, const unsigned* b) {
-  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"   // expect: PA001, PM002
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"   // expect: PA002, PM003
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+__device__ void fence_wgmma() {
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");                // expect: PA001, PM002
 }
 __device__ void amd_ok() {
   asm volatile("s_nop 0");
