@@ -378,3 +378,51 @@ def test_gemm_ex_with_a_cuda_data_type_compute_type_compiles_on_rocm_6(tmp_path:
     install_shims(tmp_path, [bare], RocmVersion(*hipcc.version), only={bare: {"porter_hipblas_v2"}})
     refused = hipcc.compile(bare)
     assert refused.returncode != 0 and "hipblasComputeType_t" in refused.stderr
+
+
+CUDA_STD = b"""#include <cuda/std/limits>
+#include <cuda/std/type_traits>
+#include <cuda/std/utility>
+#include <cuda/std/array>
+#include <cuda/std/tuple>
+#include <cuda/std/cstdint>
+#include <cuda/std/cmath>
+#include <cuda/std/atomic>
+#include <cuda_runtime.h>
+template <typename T> __global__ void k(T* p, cuda::std::uint32_t n) {
+  static_assert(cuda::std::is_floating_point<T>::value, "float");
+  p[0] = cuda::std::numeric_limits<T>::max();
+  cuda::std::pair<int, T> pr{1, p[1]};
+  p[2] = cuda::std::min(pr.second, p[3]) + cuda::std::sqrt(p[4]);
+  cuda::std::array<T, 2> a{p[5], p[6]};
+  auto t = cuda::std::make_tuple(a[0], n);
+  p[7] = cuda::std::get<0>(t) + cuda::std::abs(p[8]);
+}
+template __global__ void k<float>(float*, cuda::std::uint32_t);
+int main() { cuda::std::atomic<int> c{0}; c.fetch_add(1, cuda::std::memory_order_relaxed); return c.load() == 1 ? 0 : 1; }
+"""
+
+
+def test_libcudacxx_standard_headers_become_the_standard_ones() -> None:
+    out, result = _port(CUDA_STD, rocm=RocmVersion(6, 4))
+    assert "#include <limits>" in out and "#include <tuple>" in out and "cuda/std/" not in out
+    assert not result.unconverted, result.unconverted
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("toolchain", ["rocm52", "rocm6x"])
+def test_libcudacxx_standard_parts_compile_in_device_code(tmp_path: Path, toolchain: str) -> None:
+    import subprocess
+    import sys
+
+    hipcc = system_hipcc() if toolchain == "rocm52" else newer_hipcc()
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "k.cu").write_bytes(CUDA_STD)
+    out = tmp_path / "port"
+    proc = subprocess.run([sys.executable, "-m", "porter", "convert", str(project), "-o", str(out), "--target",
+                           "gfx942", "--no-build"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "porter_shims/porter_cuda_std.h" in (out / "k.cu").read_text()
+    built = hipcc.compile(out / "k.cu")
+    assert built.returncode == 0, f"{hipcc.label}:\n{built.stderr}"
