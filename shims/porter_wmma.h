@@ -113,23 +113,17 @@ __device__ inline void fill_fragment(fragment<Use, M, N, K, T, Layout>& f, const
     for (int i = 0; i < f.num_elements; ++i) f.x[i] = v;
 }
 
-template <int M, int N, int K, typename T, typename Layout, typename P>
-__device__ inline void load_matrix_sync(fragment<matrix_a, M, N, K, T, Layout>& f, const P* p, unsigned ldm) {
+// matrix_a and matrix_b: element idx of a lane lies at (idx / K, idx % K) of A (row, k) or of B (column, k); k runs
+// along memory for a row-major A and a column-major B
+template <typename Use, int M, int N, int K, typename T, typename Layout, typename P>
+__device__ inline typename std::enable_if<!std::is_same<Use, accumulator>::value>::type
+load_matrix_sync(fragment<Use, M, N, K, T, Layout>& f, const P* p, unsigned ldm) {
+    constexpr bool k_contiguous = std::is_same<Layout, row_major>::value == std::is_same<Use, matrix_a>::value;
     const int lane = PORTER_WMMA_LANE();
 #pragma unroll
     for (int s = 0; s < f.num_elements; ++s) {
-        const int idx = lane * f.num_elements + s, r = idx / K, k = idx % K;
-        f.x[s] = std::is_same<Layout, col_major>::value ? p[k * ldm + r] : p[r * ldm + k];
-    }
-}
-
-template <int M, int N, int K, typename T, typename Layout, typename P>
-__device__ inline void load_matrix_sync(fragment<matrix_b, M, N, K, T, Layout>& f, const P* p, unsigned ldm) {
-    const int lane = PORTER_WMMA_LANE();
-#pragma unroll
-    for (int s = 0; s < f.num_elements; ++s) {
-        const int idx = lane * f.num_elements + s, c = idx / K, k = idx % K;
-        f.x[s] = std::is_same<Layout, col_major>::value ? p[c * ldm + k] : p[k * ldm + c];
+        const int idx = lane * f.num_elements + s, outer = idx / K, k = idx % K;
+        f.x[s] = k_contiguous ? p[outer * ldm + k] : p[k * ldm + outer];
     }
 }
 

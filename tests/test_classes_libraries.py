@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from support.convert import port_tree
 from support.toolchains import newer_hipcc, system_hipcc
 
 from porter.build.diagnostics import parse_clang_output
@@ -412,17 +413,8 @@ def test_libcudacxx_standard_headers_become_the_standard_ones() -> None:
 @pytest.mark.hipcc
 @pytest.mark.parametrize("toolchain", ["rocm52", "rocm6x"])
 def test_libcudacxx_standard_parts_compile_in_device_code(tmp_path: Path, toolchain: str) -> None:
-    import subprocess
-    import sys
-
     hipcc = system_hipcc() if toolchain == "rocm52" else newer_hipcc()
-    project = tmp_path / "project"
-    project.mkdir()
-    (project / "k.cu").write_bytes(CUDA_STD)
-    out = tmp_path / "port"
-    proc = subprocess.run([sys.executable, "-m", "porter", "convert", str(project), "-o", str(out), "--target",
-                           "gfx942", "--no-build"], capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
+    out = port_tree(tmp_path, {"k.cu": CUDA_STD}, "gfx942")
     assert "porter_shims/porter_cuda_std.h" in (out / "k.cu").read_text()
     built = hipcc.compile(out / "k.cu")
     assert built.returncode == 0, f"{hipcc.label}:\n{built.stderr}"

@@ -20,11 +20,11 @@ import re
 import shutil
 import struct
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from support import texture_reference as ref
+from support.convert import port_tree
 from support.texture_reference import f32
 from support.toolchains import newer_hipcc, system_hipcc
 
@@ -500,14 +500,7 @@ def test_image_support_fact_matches_the_compiler(tmp_path: Path, arch: str) -> N
 # -- compiled with real hipcc ---------------------------------------------------------------------------------
 def _port_tree(tmp_path: Path, source: bytes, target: str, name: str = "filters.cu") -> Path:
     """`porter convert --no-build` of one file, so the shim include and copy are exercised as users get them."""
-    project = tmp_path / "project"
-    project.mkdir(exist_ok=True)
-    (project / name).write_bytes(source)
-    out = tmp_path / f"port-{target}"
-    proc = subprocess.run([sys.executable, "-m", "porter", "convert", str(project), "-o", str(out), "--target", target,
-                           "--no-build"], capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    return out / name
+    return port_tree(tmp_path, {name: source}, target) / name
 
 
 @pytest.mark.hipcc

@@ -8,11 +8,10 @@ host assembly left alone, and the output compiling with both HIP toolchains.
 from __future__ import annotations
 
 import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from support.convert import port_tree
 from support.toolchains import newer_hipcc, system_hipcc
 
 from porter.translate import Reason, TranslateOptions, translate
@@ -232,14 +231,8 @@ __global__ void k(const float* __restrict__ p, float* q, unsigned* u, unsigned l
 
 @pytest.mark.hipcc
 def test_rewritten_ptx_compiles_for_gfx942_and_with_rocm_52(tmp_path: Path) -> None:
-    project = tmp_path / "project"
-    project.mkdir()
-    (project / "k.cu").write_text(FULL)
     for hipcc, target in ((newer_hipcc(), "gfx942"), (system_hipcc(), "gfx90a")):
-        out = tmp_path / f"port-{target}"
-        proc = subprocess.run([sys.executable, "-m", "porter", "convert", str(project), "-o", str(out), "--target",
-                               target, "--no-build"], capture_output=True, text=True, timeout=600)
-        assert proc.returncode == 0, proc.stderr
+        out = port_tree(tmp_path, {"k.cu": FULL}, target)
         ported = (out / "k.cu").read_text()
         assert "asm" not in ported and "porter_ptx.h" in ported
         built = hipcc.compile(out / "k.cu")
@@ -345,14 +338,8 @@ def test_asm_in_macro_bodies_is_rewritten_and_the_uses_keep_their_semicolons() -
 
 @pytest.mark.hipcc
 def test_tensor_core_ptx_port_compiles_for_gfx942_gfx950_and_gfx90a(tmp_path: Path) -> None:
-    project = tmp_path / "project"
-    project.mkdir()
-    (project / "tile.cu").write_text(MACROS)
     for hipcc, target in ((newer_hipcc(), "gfx942"), (system_hipcc(), "gfx90a")):
-        out = tmp_path / f"port-{target}"
-        proc = subprocess.run([sys.executable, "-m", "porter", "convert", str(project), "-o", str(out), "--target",
-                               target, "--no-build"], capture_output=True, text=True, timeout=600)
-        assert proc.returncode == 0, proc.stderr
+        out = port_tree(tmp_path, {"tile.cu": MACROS}, target)
         ported = (out / "tile.cu").read_text()
         assert "porter_shims/porter_ptx_warp.h" in ported
         built = hipcc.compile(out / "tile.cu")

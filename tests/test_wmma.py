@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from support.convert import port_tree
 from support.toolchains import newer_hipcc, system_hipcc
 
 from porter.fix.shims import SHIMS_DIR, needed_shims
@@ -91,19 +90,6 @@ __global__ void zero(float* out) {
 """
 
 
-def _port_tree(tmp_path: Path, files: dict[str, bytes], target: str) -> Path:
-    """`porter convert --no-build`, so the shim's include and copy are exercised as users get them."""
-    project = tmp_path / "project"
-    project.mkdir(exist_ok=True)
-    for name, source in files.items():
-        (project / name).write_bytes(source)
-    out = tmp_path / f"port-{target}"
-    proc = subprocess.run([sys.executable, "-m", "porter", "convert", str(project), "-o", str(out), "--target", target,
-                           "--no-build"], capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    return out
-
-
 def test_wmma_is_translated_not_left_unconverted() -> None:
     result = translate(ALL_SHAPES, TranslateOptions(rocm=RocmVersion(6, 4)))
     out = result.output.decode()
@@ -149,7 +135,7 @@ def test_the_scan_reports_wmma_once_per_file_as_slow_not_missing() -> None:
 @pytest.mark.hipcc
 def test_wmma_port_compiles_for_gfx90a_with_rocm_52(tmp_path: Path) -> None:
     hipcc = system_hipcc()
-    out = _port_tree(tmp_path, {"tiles.cu": ALL_SHAPES.replace(b"#include <cuda_bf16.h>\n", b"")
+    out = port_tree(tmp_path, {"tiles.cu": ALL_SHAPES.replace(b"#include <cuda_bf16.h>\n", b"")
                                 .replace(b"template __global__ void tile<8, 32, 16, __nv_bfloat16", b"// bf16")}, "gfx90a")
     assert "porter_shims/porter_wmma.h" in (out / "tiles.cu").read_text()
     proc = hipcc.compile(out / "tiles.cu")
@@ -159,7 +145,7 @@ def test_wmma_port_compiles_for_gfx90a_with_rocm_52(tmp_path: Path) -> None:
 @pytest.mark.hipcc
 def test_wmma_port_compiles_for_gfx942_and_gfx950_with_rocm_6(tmp_path: Path) -> None:
     hipcc = newer_hipcc()
-    out = _port_tree(tmp_path, {"tiles.cu": ALL_SHAPES, "tiles.cuh": HEADER, "zero.cu": KERNEL}, "gfx942")
+    out = port_tree(tmp_path, {"tiles.cu": ALL_SHAPES, "tiles.cuh": HEADER, "zero.cu": KERNEL}, "gfx942")
     assert "porter_shims/porter_wmma.h" in (out / "tiles.cuh").read_text()
     for unit in ("tiles.cu", "zero.cu"):
         proc = hipcc.compile(out / unit)
