@@ -2,7 +2,7 @@
 
 cuFFT's Xt API maps to hipFFT's (multi-GPU descriptors from ROCm 6.0, cuFFTMp's distribution calls as of 6.4);
 asynchronous copies (cuda_pipeline_primitives.h, cooperative_groups::memcpy_async) become ordinary copies
-(shims/porter_pipeline.h), while libcu++'s cuda::pipeline/cuda::barrier are reported with the way out; WMMA (mma.h)
+(shims/porter_pipeline.h), and so do libcu++'s cuda::pipeline and cuda::barrier (porter_cuda_pipeline.h); WMMA (mma.h)
 ports to porter's own shim (tests/test_wmma.py), code written for rocWMMA is explained (no toolchain here has it); Thrust and CUB port to rocThrust and
 hipCUB, which compile for gfx942 with ROCm 6.4 and not for gfx950 (rocPRIM 3.4 does not know it).
 """
@@ -113,13 +113,46 @@ def test_async_copies_use_the_pipeline_shim() -> None:
     assert "porter_pipeline" in needed_shims(out, RocmVersion(6, 4))
 
 
-def test_libcudacxx_barrier_is_reported_with_the_way_out_and_pipeline_is_shimmed() -> None:
+BARRIER = b"""#include <cuda/barrier>
+#include <cooperative_groups.h>
+#include <utility>
+namespace cg = cooperative_groups;
+// cuda-samples' style: a block-scoped barrier in shared memory, a group copy completing on it
+__global__ void k(const float* in, float* out) {
+  __shared__ float tile[256];
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+  auto block = cg::this_thread_block();
+  if (block.thread_rank() == 0) init(&bar, block.size());
+  block.sync();
+  cuda::memcpy_async(block, tile, in + blockIdx.x * 256, sizeof(float) * 256, bar);
+  bar.arrive_and_wait();
+  out[blockIdx.x * 256 + threadIdx.x] = tile[255 - threadIdx.x];
+  cuda::barrier<cuda::thread_scope_block>::arrival_token t = bar.arrive();
+  bar.wait(std::move(t));
+  if (threadIdx.x == 0) bar.arrive_and_drop();
+}
+"""
+
+
+def test_libcudacxx_barrier_and_pipeline_are_shimmed() -> None:
+    from porter.fix import needed_shims
+
     src = b"#include <cuda/pipeline>\n#include <cuda/barrier>\n__global__ void k() {}\n"
     out, result = _port(src)
-    details = {u.name: u.detail for u in result.unconverted}
-    assert "cuda/pipeline" not in details  # porter_cuda_pipeline.h provides it
+    assert not result.unconverted, result.unconverted  # porter_cuda_pipeline.h provides both
     assert out.startswith("#include <hip/hip_runtime.h>\n")
-    assert "arrive_and_wait" in details["cuda/barrier"]
+    out, result = _port(BARRIER, rocm=RocmVersion(6, 4))
+    assert not result.unconverted and "porter_cuda_pipeline" in needed_shims(out, RocmVersion(6, 4))
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("toolchain", ["rocm52", "rocm6x"])
+def test_libcudacxx_barrier_port_compiles(tmp_path: Path, toolchain: str) -> None:
+    hipcc = system_hipcc() if toolchain == "rocm52" else newer_hipcc()
+    out = port_tree(tmp_path, {"k.cu": BARRIER}, "gfx942")
+    assert "porter_shims/porter_cuda_pipeline.h" in (out / "k.cu").read_text()
+    built = hipcc.compile(out / "k.cu")
+    assert built.returncode == 0, f"{hipcc.label}:\n{built.stderr}"
 
 
 @pytest.mark.hipcc

@@ -708,11 +708,9 @@ _CLOCK_RATE_TEXT = re.compile(rb"hipDeviceAttributeClockRate|cudaDevAttrClockRat
 
 # --- libcu++ --------------------------------------------------------------------------------------------
 
-# cuda::atomic, cuda::atomic_ref and cuda::pipeline are not here: porter's shims (porter_cuda_atomic.h,
-# porter_cuda_pipeline.h) provide them; cuda::memcpy_async stays for its cuda::barrier form
+# cuda::atomic, cuda::atomic_ref, cuda::pipeline, cuda::barrier and cuda::memcpy_async are not here: porter's shims
+# (porter_cuda_atomic.h, porter_cuda_pipeline.h) provide them; a barrier is PX002, for how its waits differ
 LIBCUDACXX = {
-    "barrier": "use __syncthreads() / cooperative groups sync, or libhipcxx where available",
-    "memcpy_async": "copy with ordinary loads/stores and __syncthreads()",
     "atomic_thread_fence": "use __threadfence()/__threadfence_block()/__threadfence_system()",
     "annotated_ptr": "drop the access-property annotation",
     "access_property": "drop the access-property annotation",
@@ -720,7 +718,6 @@ LIBCUDACXX = {
     "discard_memory": "drop the call",
 }
 LIBCUDACXX_HEADERS = (
-    "cuda/barrier",
     "cuda/annotated_ptr",
     "cuda/memory_resource",
 )
@@ -741,6 +738,10 @@ def libcudacxx(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | No
         if node.parent is not None and node.parent.type == "qualified_identifier":
             continue
         parts = strip_templates(text(node)).lstrip(":").split("::")
+        if len(parts) == 2 and parts == ["cuda", "barrier"] and (node.start_point.row, "barrier") not in seen:
+            seen.add((node.start_point.row, "barrier"))
+            yield Hit("PX002", node, {"name": "cuda::barrier"})
+            continue
         if len(parts) != 2 or parts[0] != "cuda" or parts[1] not in LIBCUDACXX:
             continue
         key = (node.start_point.row, parts[1])
