@@ -3,8 +3,7 @@
 // (group-strided for a group); for a block-scoped pipeline producer_acquire and consumer_wait are block barriers, so
 // that a stage is neither refilled while the block still reads it nor read before every thread's part of the copy
 // landed; a thread-scoped pipeline needs no barrier (each thread copies and reads its own data). A cuda::barrier is
-// an arrival counter and a phase in the barrier's own memory (HIP's scoped atomics); arrive_and_wait on a
-// block-scoped barrier expecting the whole block is __syncthreads().
+// an arrival counter and a phase in the barrier's own memory (HIP's scoped atomics).
 // How it differs from CUDA: no copy/compute overlap (the pipeline's purpose); every thread of the block must take
 // part in a block-scoped pipeline's acquire and wait (CUDA also allows producer/consumer roles, which deadlock here);
 // a barrier's waiters spin, so the threads of one wavefront must arrive before any of them waits (CUDA's
@@ -138,14 +137,8 @@ class barrier {
         while (__hip_atomic_load(&phase_, __ATOMIC_ACQUIRE, scope) == phase) __builtin_amdgcn_s_sleep(1);
     }
 
-    __device__ void arrive_and_wait() {
-        if (Scope == thread_scope_block && __hip_atomic_load(&expected_, __ATOMIC_RELAXED, scope) ==
-                                               blockDim.x * blockDim.y * blockDim.z) {
-            __syncthreads();  // the whole block: what a block barrier is
-            return;
-        }
-        wait(arrive());
-    }
+    // (not __syncthreads() even when the whole block is expected: other threads may arrive and wait apart)
+    __device__ void arrive_and_wait() { wait(arrive()); }
 
     __device__ void arrive_and_drop() {  // this thread leaves: later phases expect one arrival fewer
         __hip_atomic_fetch_add(&expected_, 0xffffffffu, __ATOMIC_RELAXED, scope);
