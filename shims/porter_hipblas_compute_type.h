@@ -6,9 +6,11 @@
 // HIPBLAS_STATUS_NOT_SUPPORTED, as cuBLAS returns. How this differs from CUDA: nothing beyond hipBLAS itself.
 #ifndef PORTER_HIPBLAS_COMPUTE_TYPE_H
 #define PORTER_HIPBLAS_COMPUTE_TYPE_H
+#if __has_include(<hipblas/hipblas.h>)  // (where hipBLAS is missing the project's own include says so)
 #include <hipblas/hipblas.h>
+#endif
 
-#if defined(__cplusplus) && (defined(HIPBLAS_V2) || (defined(hipblasVersionMajor) && hipblasVersionMajor >= 3))
+#if defined(__cplusplus) && defined(HIPBLAS_H) && (defined(HIPBLAS_V2) || (defined(hipblasVersionMajor) && hipblasVersionMajor >= 3))
 static inline hipblasStatus_t porter_hipblas_migrate_compute_type(hipblasHandle_t handle, hipDataType type,
                                                                   hipblasComputeType_t* compute) {
     hipblasMath_t mode = HIPBLAS_DEFAULT_MATH;
