@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 HIP_PACKAGES := hipcc libamdhip64-dev libhiprand-dev librocrand-dev libhipsparse-dev librocprim-dev libomp-15-dev
-BUILD_PACKAGES := cmake make clang-15 git libgl-dev
+BUILD_PACKAGES := cmake make clang-15 git libgl-dev libopenmpi-dev
 export HIP_PLATFORM := amd
 
 .PHONY: venv hip-toolchain rocm demo test lint goldens bench clean

@@ -113,3 +113,54 @@ def test_real_code_tree_builds_after_convert(case: str, hip_toolchain, tmp_path:
         assert not units["failed"] and units["ok"] == units["units"] > 0, (target, units)
         if case == "c_library_calls":  # the C library caller is the unit; the plain C helper is not compiled
             assert units["units"] == 1 and units["skipped"] == {"util.c": "C source without HIP calls: not compiled by the HIP build"}
+
+
+MPI_JACOBI = {  # CUDA-aware MPI (the NVIDIA blog's Jacobi, Professional CUDA C's simpleP2P): mpi.h from the MPI
+    "Makefile": "jacobi: src/jacobi.cu\n\tnvcc -O2 src/jacobi.cu -o jacobi -lmpi\n",
+    "src/halo.h": "#pragma once\n#include <mpi.h>\nstatic inline int neighbour(int rank, int size) { return (rank + 1) % size; }\n",
+    "src/jacobi.cu": '#include "halo.h"\n#include <cuda_runtime.h>\n#include <cstdio>\n'
+                     "__global__ void relax(float* p) { p[threadIdx.x] *= 0.5f; }\n"
+                     "int main(int argc, char** argv) {\n  MPI_Init(&argc, &argv);\n  int rank = 0, size = 1;\n"
+                     "  MPI_Comm_rank(MPI_COMM_WORLD, &rank); MPI_Comm_size(MPI_COMM_WORLD, &size);\n"
+                     "  float* d; cudaMalloc(&d, 256 * sizeof(float)); relax<<<1, 256>>>(d);\n"
+                     "  float mine = 1.0f, total = 0.0f;\n"
+                     "  MPI_Allreduce(&mine, &total, 1, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);\n"
+                     "  std::printf(\"%d %d %f\\n\", rank, neighbour(rank, size), total);\n"
+                     "  cudaFree(d); MPI_Finalize(); return 0;\n}\n",
+}
+
+
+@pytest.mark.hipcc
+def test_mpi_programs_find_the_machines_mpi_headers(hip_toolchain, tmp_path: Path) -> None:
+    """mpi.h is in no compiler's default path (Debian's Open MPI: /usr/lib/x86_64-linux-gnu/openmpi/include);
+    porter asks the MPI's compiler wrapper, and the 6.4 toolchain's own root sees the folder too."""
+    from support.toolchains import in_ci
+
+    from porter.build.mpi import mpi_include_dirs
+
+    if not mpi_include_dirs():
+        if in_ci():
+            pytest.fail("CI installs libopenmpi-dev (Makefile BUILD_PACKAGES): mpicxx should be on PATH")
+        pytest.skip("no MPI (mpicxx) on this machine")
+    src = tmp_path / "jacobi"
+    for rel, text in MPI_JACOBI.items():
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_text(text)
+    out = tmp_path / "jacobi-hip"
+    proc, report = _convert(src, out, hip_toolchain, hip_toolchain.arch)
+    units = report["fix_loop"]["build"]["units"]
+    assert proc.returncode == 0 and units["ok"] == units["units"] == 1, (proc.stdout[-3000:], units)
+
+
+def test_only_trees_that_include_mpi_get_its_folders(tmp_path: Path) -> None:
+    from porter.build.compile_db import collect_flags
+    from porter.build.mpi import mpi_include_dirs
+
+    (tmp_path / "a.cu").write_text("#include <cuda_runtime.h>\n// mentions mpi.h in a comment only\n")
+    assert collect_flags(tmp_path).mpi_dirs == []
+    (tmp_path / "b.h").write_text('#include "mpi.h"\n')
+    flags = collect_flags(tmp_path)
+    assert flags.mpi_dirs == list(mpi_include_dirs())
+    args = flags.args(tmp_path / "a.cu")
+    for d in flags.mpi_dirs:  # after everything else, as two words (the toolchain root's runner binds the folder)
+        assert args[args.index(d) - 1] == "-idirafter"

@@ -64,6 +64,13 @@ bind_outside() {  # absolute path $1: bind its first component that the root lac
             return 0
         fi
         if [ ! -d "$root$prefix" ]; then return 0; fi
+        # folders and no files in the root: the mount points an earlier run made (they outlive its namespace),
+        # not the root's own; the host's folder goes over them again
+        if [ -d "$prefix" ] && [ ! -L "$prefix" ] && [ -z "$(find "$root$prefix" ! -type d -print -quit 2>/dev/null)" ] \
+            && [ -n "$(find "$prefix" ! -type d -print -quit 2>/dev/null)" ]; then
+            bind "$prefix"
+            return 0
+        fi
     done
 }
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from porter.build.make_conditions import Branch, conditioned_lines, recipe_options, source_mentions
+from porter.build.mpi import mpi_include_dirs
 
 SOURCE_SUFFIXES = {".hip", ".cu", ".cpp", ".cc", ".cxx"}
 HEADER_SUFFIXES = {".h", ".hpp", ".hh", ".hxx", ".cuh", ".inl"}
@@ -50,6 +51,8 @@ class CompileFlags:
     # -I/-D a Makefile's recipe gives one unit (`nvcc -DUSE_NVTX ... manual_nvtx.cu`): absolute path -> options
     unit_options: dict[str, list[str]] = field(default_factory=dict)
     unit_std: dict[str, str] = field(default_factory=dict)  # a recipe's -std= for the units it compiles
+    # the machine's MPI headers, for a tree that includes mpi.h (porter.build.mpi): searched last
+    mpi_dirs: list[str] = field(default_factory=list)
 
     def add_include(self, path: Path) -> None:
         text = str(path)
@@ -78,7 +81,8 @@ class CompileFlags:
         own = self.unit_options.get(str(unit), []) if unit is not None else []
         return ([f"-I{d}" for d in self.include_order(self.include_dirs, unit)]
                 + [f"-idirafter{d}" for d in self.include_order(self.header_dirs, unit)]
-                + [f"-D{d}" for d in self.defines] + own + options)
+                + [f"-D{d}" for d in self.defines] + own + options
+                + [arg for d in self.mpi_dirs for arg in ("-idirafter", d)])  # two words: a toolchain root binds d
 
     def std_for(self, unit: Path | None) -> str | None:
         if unit is not None and (std := self.unit_std.get(str(unit))) is not None:
@@ -530,6 +534,8 @@ def collect_flags(out_root: Path) -> CompileFlags:
         for mk in makefiles:
             from_makefile(mk, flags)
     _add_include_prefixes(out_root, all_files, flags)
+    if _includes_mpi(all_files):
+        flags.mpi_dirs = list(mpi_include_dirs())
     flags.project_dirs = sorted({str(p.parent) for p in all_files if p.name in _BUILD_FILE_NAMES or p.suffix == ".mk"})
     for path in all_files:
         if path.suffix.lower() in HEADER_SUFFIXES:
@@ -538,6 +544,22 @@ def collect_flags(out_root: Path) -> CompileFlags:
 
 
 _INCLUDE_RE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+/[^>\"\n]+)[>\"]", re.MULTILINE)
+_MPI_INCLUDE_RE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]mpi\.h[>\"]", re.MULTILINE)
+
+
+def _includes_mpi(files: list[Path]) -> bool:
+    """Whether a source or header of the tree includes mpi.h (that it is a project's own copy the include path
+    finds first)."""
+    for path in files:
+        if path.suffix.lower() not in HEADER_SUFFIXES | SOURCE_SUFFIXES:
+            continue
+        try:
+            text = path.read_bytes()
+        except OSError:
+            continue
+        if b"mpi.h" in text and _MPI_INCLUDE_RE.search(text):
+            return True
+    return False
 
 
 def _add_include_prefixes(root: Path, files: list[Path], flags: CompileFlags) -> None:
