@@ -551,7 +551,7 @@ def _includes_mpi(files: list[Path]) -> bool:
     """Whether a source or header of the tree includes mpi.h (that it is a project's own copy the include path
     finds first)."""
     for path in files:
-        if path.suffix.lower() not in HEADER_SUFFIXES | SOURCE_SUFFIXES:
+        if path.suffix.lower() not in HEADER_SUFFIXES | SOURCE_SUFFIXES | {".c"}:  # (MPI hosts are often C)
             continue
         try:
             text = path.read_bytes()
