@@ -147,16 +147,6 @@ def test_libcudacxx_barrier_and_pipeline_are_shimmed() -> None:
 
 @pytest.mark.hipcc
 @pytest.mark.parametrize("toolchain", ["rocm52", "rocm6x"])
-def test_libcudacxx_barrier_port_compiles(tmp_path: Path, toolchain: str) -> None:
-    hipcc = system_hipcc() if toolchain == "rocm52" else newer_hipcc()
-    out = port_tree(tmp_path, {"k.cu": BARRIER}, "gfx942")
-    assert "porter_shims/porter_cuda_pipeline.h" in (out / "k.cu").read_text()
-    built = hipcc.compile(out / "k.cu")
-    assert built.returncode == 0, f"{hipcc.label}:\n{built.stderr}"
-
-
-@pytest.mark.hipcc
-@pytest.mark.parametrize("toolchain", ["rocm52", "rocm6x"])
 def test_async_copy_port_compiles(tmp_path: Path, toolchain: str) -> None:
     hipcc = system_hipcc() if toolchain == "rocm52" else newer_hipcc()
     out, _ = _port(PIPELINE, rocm=RocmVersion(*hipcc.version))
@@ -445,9 +435,11 @@ def test_libcudacxx_standard_headers_become_the_standard_ones() -> None:
 
 @pytest.mark.hipcc
 @pytest.mark.parametrize("toolchain", ["rocm52", "rocm6x"])
-def test_libcudacxx_standard_parts_compile_in_device_code(tmp_path: Path, toolchain: str) -> None:
+@pytest.mark.parametrize(("source", "shim"), [("barrier", "porter_cuda_pipeline.h"), ("cuda_std", "porter_cuda_std.h")])
+def test_libcudacxx_ports_compile_in_device_code(tmp_path: Path, toolchain: str, source: str, shim: str) -> None:
+    """cuda::barrier with cuda::memcpy_async on it, and libcu++'s standard parts, through porter's shims."""
     hipcc = system_hipcc() if toolchain == "rocm52" else newer_hipcc()
-    out = port_tree(tmp_path, {"k.cu": CUDA_STD}, "gfx942")
-    assert "porter_shims/porter_cuda_std.h" in (out / "k.cu").read_text()
+    out = port_tree(tmp_path, {"k.cu": {"barrier": BARRIER, "cuda_std": CUDA_STD}[source]}, "gfx942")
+    assert f"porter_shims/{shim}" in (out / "k.cu").read_text()
     built = hipcc.compile(out / "k.cu")
     assert built.returncode == 0, f"{hipcc.label}:\n{built.stderr}"
