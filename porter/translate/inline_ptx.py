@@ -32,6 +32,9 @@ class PtxTable:
     cache_hints: frozenset[str]
     scopes: dict[str, str]
     atomics: dict[str, str]
+    mma: dict  # shapes, accumulators, bits, registers
+    comparisons: dict[str, str]
+    local_registers: dict[str, tuple[str, str]]
 
 
 @functools.cache
@@ -40,7 +43,8 @@ def ptx_table() -> PtxTable:
     memory = raw["memory"]
     return PtxTable(raw["special_registers"], raw["special_registers_missing"], raw["alu"], raw["statements"],
                     raw["types"], raw["vectors"], frozenset(memory["cache_hints"]), memory["scopes"],
-                    memory["atomics"])
+                    memory["atomics"], raw["mma"], raw["comparisons"],
+                    {k: (v[0], v[1]) for k, v in raw["local_registers"].items()})
 
 
 @dataclass(frozen=True)
@@ -128,11 +132,6 @@ def _opcode(instruction: str) -> str:
     return instruction.split(" ")[0]
 
 
-# `.reg` types of a block's local registers: the operand kind they act as and their C++ type
-_REG_TYPES = {"u64": ("l", "unsigned long long"), "b64": ("l", "unsigned long long"), "s64": ("l", "long long"),
-              "u32": ("r", "unsigned int"), "b32": ("r", "unsigned int"), "s32": ("r", "int"),
-              "u16": ("h", "unsigned short"), "b16": ("h", "unsigned short"), "s16": ("h", "short"),
-              "f32": ("f", "float"), "f64": ("d", "double"), "pred": ("p", "bool")}
 _REG_DECL = re.compile(r"\.reg\s+\.(\w+)\s+(.+)")
 _REG_NAME = re.compile(r"([A-Za-z_$][\w$]*)(?:<(\d+)>)?")
 
@@ -158,9 +157,10 @@ def _local_registers(instructions: list[str], ops: list[Operand]) -> tuple[list[
         if not m:
             body.append(ins)
             continue
-        if m.group(1) not in _REG_TYPES:
+        local_types = ptx_table().local_registers
+        if m.group(1) not in local_types:
             raise _Unsupported(ins, f"a `.reg .{m.group(1)}` register is not rewritten")
-        kind, c_type = _REG_TYPES[m.group(1)]
+        kind, c_type = local_types[m.group(1)]
         for decl in (d.strip() for d in m.group(2).split(",")):
             n = _REG_NAME.fullmatch(decl)
             if not n:
@@ -580,10 +580,6 @@ def _pack(opcode: str, args: list[str], ops: list[Operand], text: str) -> list[s
             f"{hi} = static_cast<{half_type}>(static_cast<{whole_type}>({whole}) >> {bits // 2})"]
 
 
-_COMPARISONS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "lo": "<", "ls": "<=",
-                "hi": ">", "hs": ">="}
-
-
 def _predicate(opcode: str, args: list[str], ops: list[Operand], text: str) -> str:
     """setp.<cmp>.<type> p, a, b (integers and floats, ordered comparisons) and selp.<type> d, a, b, p."""
     parts = opcode.split(".")
@@ -591,12 +587,13 @@ def _predicate(opcode: str, args: list[str], ops: list[Operand], text: str) -> s
     if not c_type or len(parts) != (3 if parts[0] == "setp" else 2):
         raise _Unsupported(text, f"`{opcode}` is not a form porter rewrites")
     if parts[0] == "setp":
-        if len(args) != 3 or "|" in args[0] or parts[1] not in _COMPARISONS:
+        comparisons = ptx_table().comparisons
+        if len(args) != 3 or "|" in args[0] or parts[1] not in comparisons:
             raise _Unsupported(text, f"`{opcode}` is not a comparison porter rewrites")
         if _operand(args[0], ops, text).constraint != "p":
             raise _Unsupported(text, "setp's destination is not a predicate register")
         a, b = (f"static_cast<{c_type}>({_rvalue(x, ops, text, c_type)})" for x in args[1:])
-        return f"{_lvalue(args[0], ops, text)} = {a} {_COMPARISONS[parts[1]]} {b}"
+        return f"{_lvalue(args[0], ops, text)} = {a} {comparisons[parts[1]]} {b}"
     if len(args) != 4 or _operand(args[3], ops, text).constraint != "p":
         raise _Unsupported(text, f"`{opcode}` without a predicate register is not rewritten")
     a, b = (_rvalue(x, ops, text, c_type) for x in args[1:3])
@@ -661,32 +658,26 @@ def _ldmatrix(opcode: str, args: list[str], ops: list[Operand], text: str) -> li
     return [f"{{ unsigned porter_m[{count}]; porter_ldmatrix<{'true' if trans else 'false'}>(porter_m, {address}); {sets} }}"]
 
 
-# mma.sync.aligned.m16n8k<K>.row.col[.satfinite].<d>.<a>.<b>.<c>: the element types each K takes, with the
-# accumulator types they allow
-_MMA_SHAPES = {"m16n8k8": ("f16", "bf16", "tf32"), "m16n8k16": ("f16", "bf16", "s8", "u8"), "m16n8k32": ("s8", "u8")}
-_MMA_ACCUMULATORS = {"f16": ("f16", "f32"), "bf16": ("f32",), "tf32": ("f32",), "s8": ("s32",), "u8": ("s32",)}
-_MMA_BITS = {"f16": 16, "bf16": 16, "tf32": 32, "s8": 8, "u8": 8}
-_MMA_C_TYPES = {"f32": "float", "f16": "unsigned", "s32": "int"}
-
-
 def _mma(opcode: str, args: list[str], ops: list[Operand], text: str) -> str:
     """mma.sync on a 16x8 tile -> porter_ptx_warp.h's porter_mma_m16n8 (shuffles and vector arithmetic)."""
+    table = ptx_table().mma
+    shapes, accumulators, bits, registers = table["shapes"], table["accumulators"], table["bits"], table["registers"]
     quals = opcode.split(".")[1:]
     satfinite = "satfinite" in quals
     quals = [q for q in quals if q != "satfinite"]
-    if len(quals) != 9 or quals[:2] != ["sync", "aligned"] or quals[3:5] != ["row", "col"] or quals[2] not in _MMA_SHAPES:
+    if len(quals) != 9 or quals[:2] != ["sync", "aligned"] or quals[3:5] != ["row", "col"] or quals[2] not in shapes:
         raise _Unsupported(text, f"`{opcode}` is not an mma.sync form porter rewrites (m16n8k8/k16/k32, row.col)")
     shape, (d_type, a_type, b_type, c_type) = quals[2], quals[5:]
     k = int(shape.split("k")[1])
     signed_pair = {a_type, b_type} <= {"s8", "u8"}
-    if (a_type not in _MMA_SHAPES[shape] or (b_type != a_type and not signed_pair)
-            or d_type not in _MMA_ACCUMULATORS[a_type] or c_type != d_type  # (ptxas: .dtype as .ctype for m16n8)
+    if (a_type not in shapes[shape] or (b_type != a_type and not signed_pair)
+            or d_type not in accumulators[a_type] or c_type != d_type  # (ptxas: .dtype as .ctype for m16n8)
             or (satfinite and d_type != "s32")):
         raise _Unsupported(text, f"`{opcode}`: this combination of types is not one porter rewrites")
     if len(args) != 4 or not all(a.startswith("{") for a in args):
         raise _Unsupported(text, f"`{opcode}` needs four register lists")
     groups = [_split_operands(a.strip()[1:-1]) for a in args]
-    a_regs, b_regs = k // 2 * _MMA_BITS[a_type] // 32, k // 4 * _MMA_BITS[b_type] // 32
+    a_regs, b_regs = k // 2 * bits[a_type] // 32, k // 4 * bits[b_type] // 32
     wanted = [2 if d_type == "f16" else 4, a_regs, b_regs, 2 if c_type == "f16" else 4]
     if [len(g) for g in groups] != wanted:
         raise _Unsupported(text, f"`{opcode}` takes {wanted} registers for d, a, b, c")
@@ -701,7 +692,7 @@ def _mma(opcode: str, args: list[str], ops: list[Operand], text: str) -> str:
         value = _rvalue(arg, ops, text, "" if kind == "f32" else "unsigned int")
         if kind == "f32":
             return f"__uint_as_float({value})" if constraint == "r" else value
-        return f"static_cast<{_MMA_C_TYPES[kind]}>({value})"
+        return f"static_cast<{registers[kind]}>({value})"
 
     def acc_out(arg: str, k: int) -> str:
         constraint = _operand(arg, ops, text).constraint
@@ -712,7 +703,7 @@ def _mma(opcode: str, args: list[str], ops: list[Operand], text: str) -> str:
         return f"{_lvalue(arg, ops, text)} = porter_d[{k}];"
 
     tags = ", ".join(f"porter_mma_{t}" for t in (d_type, a_type, b_type, c_type))
-    d_c, c_c = _MMA_C_TYPES[d_type], _MMA_C_TYPES[c_type]
+    d_c, c_c = registers[d_type], registers[c_type]
     return ("{ " + f"{d_c} porter_d[{wanted[0]}]; "
             + f"const unsigned porter_a[{a_regs}] = {{{', '.join(bits_in(a) for a in groups[1])}}}; "
             + f"const unsigned porter_b[{b_regs}] = {{{', '.join(bits_in(b) for b in groups[2])}}}; "
