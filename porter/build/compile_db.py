@@ -533,8 +533,9 @@ def collect_flags(out_root: Path) -> CompileFlags:
             flags.source = "Makefile"
         for mk in makefiles:
             from_makefile(mk, flags)
-    _add_include_prefixes(out_root, all_files, flags)
-    if _includes_mpi(all_files):
+    texts = _code_texts(all_files)  # read once for the include prefixes and for mpi.h
+    _add_include_prefixes(all_files, texts, flags)
+    if _includes_mpi(texts):
         flags.mpi_dirs = list(mpi_include_dirs())
     flags.project_dirs = sorted({str(p.parent) for p in all_files if p.name in _BUILD_FILE_NAMES or p.suffix == ".mk"})
     for path in all_files:
@@ -547,22 +548,24 @@ _INCLUDE_RE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+/[^>\"\n]+
 _MPI_INCLUDE_RE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]mpi\.h[>\"]", re.MULTILINE)
 
 
-def _includes_mpi(files: list[Path]) -> bool:
-    """Whether a source or header of the tree includes mpi.h (that it is a project's own copy the include path
-    finds first)."""
+def _code_texts(files: list[Path]) -> dict[Path, bytes]:
+    """The bytes of the tree's sources, headers and C files (MPI hosts are often C)."""
+    texts = {}
     for path in files:
-        if path.suffix.lower() not in HEADER_SUFFIXES | SOURCE_SUFFIXES | {".c"}:  # (MPI hosts are often C)
-            continue
-        try:
-            text = path.read_bytes()
-        except OSError:
-            continue
-        if b"mpi.h" in text and _MPI_INCLUDE_RE.search(text):
-            return True
-    return False
+        if path.suffix.lower() in HEADER_SUFFIXES | SOURCE_SUFFIXES | {".c"}:
+            try:
+                texts[path] = path.read_bytes()
+            except OSError:
+                continue
+    return texts
 
 
-def _add_include_prefixes(root: Path, files: list[Path], flags: CompileFlags) -> None:
+def _includes_mpi(texts: dict[Path, bytes]) -> bool:
+    """Whether a file of the tree includes mpi.h (that it is a project's own copy the include path finds first)."""
+    return any(b"mpi.h" in text and _MPI_INCLUDE_RE.search(text) for text in texts.values())
+
+
+def _add_include_prefixes(files: list[Path], texts: dict[Path, bytes], flags: CompileFlags) -> None:
     """`#include "lib/x.h"` that resolves neither beside its file nor on the include path, while the tree holds
     `.../lib/x.h`: add the folder above `lib/` (the include path a build file set up in a way not read here)."""
     by_name: dict[str, list[Path]] = {}
@@ -571,12 +574,8 @@ def _add_include_prefixes(root: Path, files: list[Path], flags: CompileFlags) ->
             by_name.setdefault(path.name, []).append(path)
     if not by_name:
         return
-    for path in files:
+    for path, text in texts.items():
         if path.suffix.lower() not in HEADER_SUFFIXES | SOURCE_SUFFIXES:
-            continue
-        try:
-            text = path.read_bytes()
-        except OSError:
             continue
         if b"/" not in text or b"include" not in text:
             continue
