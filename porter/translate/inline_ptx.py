@@ -771,6 +771,38 @@ def string_macros(source: bytes) -> dict[bytes, bytes]:
     return out
 
 
+def _closing_paren(text: bytes, start: int) -> tuple[int, list[tuple[int, int]]]:
+    """The end of the parenthesis the first `(` from `start` opens (-1: none), counted outside literals and
+    comments, and the spans of the literals and comments before it."""
+    depth, spans = 0, []
+    for m in _TOKEN.finditer(text, text.find(b"(", start)):
+        token = m.group()
+        if token == b"(":
+            depth += 1
+        elif token == b")":
+            depth -= 1
+            if depth == 0:
+                return m.end(), spans
+        else:
+            spans.append((m.start(), m.end()))
+    return -1, spans
+
+
+_WRAPPER_HEAD = b"void porter_asm() { "
+
+
+def _parsed_asm_statement(statement: bytes) -> tuple[tree_sitter.Node, bytes] | None:
+    """`statement` (an asm statement, its `;` included) parsed inside a function: its asm node and the text the
+    node's offsets refer to (the statement at len(_WRAPPER_HEAD)), or None where it does not parse as one."""
+    wrapper = _WRAPPER_HEAD + statement + b" }"
+    node = syntax.parse(wrapper).root_node.descendant_for_byte_range(len(_WRAPPER_HEAD), len(_WRAPPER_HEAD) + 3)
+    while node is not None and node.type != "gnu_asm_expression":
+        node = node.parent
+    if node is None or node.parent is None or node.parent.type != "expression_statement" or node.parent.has_error:
+        return None
+    return node, wrapper
+
+
 def rewrite_with_string_macros(source: bytes, offset: int) -> tuple[int, Rewrite] | None:
     """An asm statement at `offset` whose operands spell their constraint with a macro of the file (LULESH's
     `: __PTR(ptr)` with `#define __PTR "l"`), which the grammar cannot read: the statement is read again with the
@@ -778,18 +810,7 @@ def rewrite_with_string_macros(source: bytes, offset: int) -> tuple[int, Rewrite
     macros = string_macros(source)
     if not macros:
         return None
-    depth, end, spans = 0, -1, []  # the parenthesis closing the asm's, outside literals and comments
-    for m in _TOKEN.finditer(source, source.find(b"(", offset)):
-        token = m.group()
-        if token == b"(":
-            depth += 1
-        elif token == b")":
-            depth -= 1
-            if depth == 0:
-                end = m.end()
-                break
-        else:
-            spans.append((m.start(), m.end()))
+    end, spans = _closing_paren(source, offset)  # the parenthesis closing the asm's
     semicolon = re.compile(rb"\s*;").match(source, end) if end > 0 else None
     if semicolon is None:
         return None
@@ -802,14 +823,8 @@ def rewrite_with_string_macros(source: bytes, offset: int) -> tuple[int, Rewrite
         pos = hit.end()
     if not pieces:
         return None
-    head = b"void porter_asm() { "
-    wrapper = head + b"".join(pieces) + source[pos : semicolon.end()] + b" }"
-    node = syntax.parse(wrapper).root_node.descendant_for_byte_range(len(head), len(head) + 3)
-    while node is not None and node.type != "gnu_asm_expression":
-        node = node.parent
-    if node is None or node.parent is None or node.parent.type != "expression_statement" or node.parent.has_error:
-        return None
-    return semicolon.end(), rewrite(node, wrapper)
+    parsed = _parsed_asm_statement(b"".join(pieces) + source[pos : semicolon.end()])
+    return (semicolon.end(), rewrite(*parsed)) if parsed is not None else None
 
 
 _DEFINE_LINE = re.compile(rb"^[ \t]*#[ \t]*define\b", re.M)
@@ -838,29 +853,18 @@ def rewrite_in_macro(source: bytes, offset: int,
             break
         body_end = nl + 1
     body = re.sub(rb"\\\r?\n", lambda m: b" " * len(m.group()), source[offset:body_end])
-    depth, end = 0, -1
-    for m in _TOKEN.finditer(body, body.find(b"(")):
-        if m.group() == b"(":
-            depth += 1
-        elif m.group() == b")":
-            depth -= 1
-            if depth == 0:
-                end = m.end()
-                break
+    end, _ = _closing_paren(body, 0)
     if end < 0:
         return None
     semicolon = re.compile(rb"\s*;").match(body, end)
     tail = body[semicolon.end() if semicolon else end :].strip()
     if not semicolon and tail:
         return None  # the asm is part of a larger expression
-    head = b"void porter_asm() { "
-    wrapper = head + body[:end] + b"; }"
-    node = syntax.parse(wrapper).root_node.descendant_for_byte_range(len(head), len(head) + 3)
-    while node is not None and node.type != "gnu_asm_expression":
-        node = node.parent
-    if node is None or node.parent is None or node.parent.type != "expression_statement" or node.parent.has_error:
+    parsed = _parsed_asm_statement(body[:end] + b";")
+    if parsed is None:
         return None
-    shift = offset - len(head)
+    node, wrapper = parsed
+    shift = offset - len(_WRAPPER_HEAD)
     params = _macro_parameters(source, line_start)
 
     def operand_text(a: int, b: int) -> str:  # a macro parameter may stand for any expression: parenthesized
