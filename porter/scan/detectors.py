@@ -738,7 +738,7 @@ def libcudacxx(ctx: SourceContext, target: TargetProfile, rocm: RocmVersion | No
         if node.parent is not None and node.parent.type == "qualified_identifier":
             continue
         parts = strip_templates(text(node)).lstrip(":").split("::")
-        if len(parts) == 2 and parts == ["cuda", "barrier"] and (node.start_point.row, "barrier") not in seen:
+        if parts == ["cuda", "barrier"] and (node.start_point.row, "barrier") not in seen:
             seen.add((node.start_point.row, "barrier"))
             yield Hit("PX002", node, {"name": "cuda::barrier"})
             continue
