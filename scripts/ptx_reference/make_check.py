@@ -31,9 +31,18 @@ _C_VALUE = {"f32": "(float)((int)((i.c >> (5 * j)) & 31u) - 16)",
             "s32": "(j & 1) && (i.b & 1u) ? (int)(0x7ffff000u ^ (i.c & 0x80000000u)) : (int)i.c >> 9"}
 
 
+# the PTX ISA's register counts, written here apart from porter's table (porter/data/ptx.toml) that they check:
+# a lane holds K/2 elements of A and K/4 of B, packed into 32-bit registers; a 16x8 tile of C in 4 registers, or 2
+# of f16 pairs
+_BITS = {"f16": 16, "bf16": 16, "tf32": 32, "s8": 8, "u8": 8}
+
+
+def _operand_registers(k: int, a: str) -> tuple[int, int]:
+    return k // 2 * _BITS[a] // 32, k // 4 * _BITS[a] // 32
+
+
 def _regs(k: int, d: str, a: str, c: str) -> str:
-    bits = {"f16": 16, "bf16": 16, "tf32": 32, "s8": 8, "u8": 8}[a]
-    counts = [2 if d == "f16" else 4, k // 2 * bits // 32, k // 4 * bits // 32, 2 if c == "f16" else 4]
+    counts = [2 if d == "f16" else 4, *_operand_registers(k, a), 2 if c == "f16" else 4]
     out, n = [], 0
     for count in counts:
         out.append("{" + ", ".join(f"%{n + j}" for j in range(count)) + "}")
@@ -46,8 +55,8 @@ def _outs(d: str) -> str:
 
 
 def _ins(k: int, a: str, c: str) -> str:
-    bits = {"f16": 16, "bf16": 16, "tf32": 32, "s8": 8, "u8": 8}[a]
-    regs = [f'"r"(ra[{j}])' for j in range(k // 2 * bits // 32)] + [f'"r"(rb[{j}])' for j in range(k // 4 * bits // 32)]
+    a_regs, b_regs = _operand_registers(k, a)
+    regs = [f'"r"(ra[{j}])' for j in range(a_regs)] + [f'"r"(rb[{j}])' for j in range(b_regs)]
     return ", ".join(regs + [f'"{"f" if c == "f32" else "r"}"(rc[{j}])' for j in range(2 if c == "f16" else 4)])
 
 
