@@ -443,3 +443,35 @@ def test_libcudacxx_ports_compile_in_device_code(tmp_path: Path, toolchain: str,
     assert f"porter_shims/{shim}" in (out / "k.cu").read_text()
     built = hipcc.compile(out / "k.cu")
     assert built.returncode == 0, f"{hipcc.label}:\n{built.stderr}"
+
+
+GROUPED_GEMM = b"""#include <cublas_v2.h>
+#include <cstdio>
+// CUDALibrarySamples' cublas/Extensions/GemmGroupedBatched, shortened: two groups of sizes 2 and 1.
+int grouped(cublasHandle_t h, const double* const* a, const double* const* b, double* const* c) {
+  cublasOperation_t ta[2] = {CUBLAS_OP_N, CUBLAS_OP_T}, tb[2] = {CUBLAS_OP_N, CUBLAS_OP_N};
+  int m[2] = {4, 8}, n[2] = {4, 8}, k[2] = {4, 8}, lda[2] = {4, 8}, ldb[2] = {4, 8}, ldc[2] = {4, 8};
+  double alpha[2] = {1.0, 2.0}, beta[2] = {0.0, 1.0};
+  int sizes[2] = {2, 1};
+  printf("cuBLAS built with CUDA runtime %zu\\n", cublasGetCudartVersion());
+  return (int)cublasDgemmGroupedBatched(h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 2, sizes);
+}
+"""
+
+
+@pytest.mark.hipcc
+def test_grouped_batched_gemm_and_cudart_version_through_porters_hipblas_shim(tmp_path: Path) -> None:
+    """cublasDgemmGroupedBatched (CUDALibrarySamples) and cublasGetCudartVersion (Bruce-Lee-LY/cuda_hgemm) have no
+    hipBLAS counterpart up to 6.4: porter_hipblas_grouped.h makes one batched call per group."""
+    out, result = _port(GROUPED_GEMM, target="gfx942", rocm=RocmVersion(6, 4))
+    assert "porter_dgemm_grouped_batched(h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 2, sizes)" in out
+    assert "porter_cublas_get_cudart_version()" in out
+    assert not result.unconverted
+    from porter.fix.shims import install_shims
+
+    hipcc = newer_hipcc()
+    src = tmp_path / "grouped.hip"
+    src.write_text(out)
+    assert "porter_hipblas_grouped" in install_shims(tmp_path, [src], RocmVersion(*hipcc.version))["grouped.hip"]
+    proc = hipcc.compile(src)
+    assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"
