@@ -135,6 +135,47 @@ def test_sources_a_plain_make_does_not_build_are_not_units(tmp_path: Path) -> No
     assert "mpi_part.cu" not in plan_units(tmp_path).skipped
 
 
+def test_sources_a_cmake_build_leaves_out_are_not_units(tmp_path: Path) -> None:
+    """Tony-Tan/CUDA_Freshman: an old copy beside the source a target names, a sample folder the top CMakeLists does
+    not add (dynamic parallelism), a stray folder, and a committed build folder's compiler probe are not compiled;
+    sources named through set() variables, a GLOB folder, `${CMAKE_CURRENT_SOURCE_DIR}/...`, and a project() of its
+    own that nothing adds are."""
+    def write(rel: str, text: str = "__global__ void k() {}\n") -> None:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+
+    write("CMakeLists.txt", "project(F CXX CUDA)\n# add_subdirectory(13_nested)\nadd_subdirectory(7_info)\n"
+          "add_subdirectory(libs)\nadd_subdirectory(globbed)\n")
+    write("7_info/CMakeLists.txt", "set(SRCS device_information.cu)\nadd_executable(${PROJECT_NAME}_info ${SRCS})\n")
+    write("7_info/device_information.cu")
+    write("7_info/evice_information.cu")  # an old copy the repository kept
+    write("13_nested/nested.cu")
+    write("13_nested/CMakeLists.txt", "add_executable(nested nested.cu)\n")
+    write("libs/CMakeLists.txt", "add_library(k STATIC ${CMAKE_CURRENT_SOURCE_DIR}/kern/a.cu)\n")
+    write("libs/kern/a.cu")
+    write("libs/kern/b.cu")
+    write("globbed/CMakeLists.txt", "file(GLOB S *.cu)\nadd_executable(g ${S})\n")
+    write("globbed/sub/any.cu")
+    write("tools/CMakeLists.txt", "project(tools CUDA)\nadd_executable(t t.cu)\n")
+    write("tools/t.cu")
+    write("cmake-build-debug/CMakeFiles/3.9.6/CompilerIdCUDA/CMakeCUDACompilerId.cu")
+    plan = plan_units(tmp_path, sorted(p for p in tmp_path.rglob("*") if p.is_file()))  # as convert gives them
+    assert sorted(str(p.relative_to(tmp_path)) for p in plan.units) == [
+        "7_info/device_information.cu", "globbed/sub/any.cu", "libs/kern/a.cu", "tools/t.cu"]
+    left_out = "not among the sources the CMake build of the tree compiles"
+    assert plan.skipped["7_info/evice_information.cu"] == left_out
+    assert plan.skipped["13_nested/nested.cu"] == left_out
+    assert plan.skipped["libs/kern/b.cu"] == left_out
+    assert plan.skipped["cmake-build-debug/CMakeFiles/3.9.6/CompilerIdCUDA/CMakeCUDACompilerId.cu"].startswith(
+        "a CMake build folder's file")
+    # sources the reading cannot see (a target's sources in a variable set elsewhere) leave the folder as it was
+    write("7_info/CMakeLists.txt", "add_executable(info ${INFO_SOURCES})\n")
+    assert "7_info/evice_information.cu" not in plan_units(tmp_path).skipped
+    # compile_commands.json says what the build compiles: no CMake reading
+    write("compile_commands.json", "[]")
+    assert "13_nested/nested.cu" not in plan_units(tmp_path).skipped
+
+
 def test_compile_commands_remapped_to_output_tree(tmp_path: Path) -> None:
     src_root, out = tmp_path / "in", tmp_path / "out"
     (out / ".porter").mkdir(parents=True)

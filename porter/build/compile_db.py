@@ -17,6 +17,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from porter.build.cmake_sources import in_cmake_build_dir, read_cmake_sources
 from porter.build.make_conditions import Branch, conditioned_lines, recipe_options, source_mentions
 from porter.build.mpi import mpi_include_dirs
 
@@ -147,7 +148,8 @@ def plan_units(root: Path, files: list[Path] | None = None, *, alone: bool = Fal
     that a unit or header of the tree `#include`s ("kernel.cu", as Rodinia and older SDK code do) is compiled as
     part of it, not alone (alone it lacks what the includer defines before it), unless `alone` (a unit asked for
     by name) or a Makefile compiles it itself (llm.c's train_gpt2.cu, which profile_gpt2.cu includes). A source
-    that the tree's Makefiles name only where a plain `make` does not read them is not compiled (_make_reading)."""
+    that the tree's Makefiles name only where a plain `make` does not read them is not compiled (_make_reading),
+    nor one that a CMake project's build leaves out (porter.build.cmake_sources), nor a CMake build folder's."""
     plan = UnitPlan()
     tree = list(walk_files(root)) if files is None else None
     for path in files if files is not None else tree:
@@ -155,6 +157,9 @@ def plan_units(root: Path, files: list[Path] | None = None, *, alone: bool = Fal
         shown = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
         if not path.is_file():
             plan.skipped[shown] = "no such file"
+        elif in_cmake_build_dir(path) and not alone:
+            if suffix in SOURCE_SUFFIXES or suffix == ".c":
+                plan.skipped[shown] = "a CMake build folder's file (CMakeFiles/): not a project source"
         elif suffix in HEADER_SUFFIXES:
             plan.headers += 1
         elif suffix == ".c":
@@ -184,6 +189,13 @@ def plan_units(root: Path, files: list[Path] | None = None, *, alone: bool = Fal
                 plan.units.remove(unit)
                 plan.skipped[str(unit.relative_to(root))] = (
                     f"not among the sources {makefile.relative_to(root)} names")
+        if not any(p.name == "compile_commands.json" for p in tree):  # (which says what it builds its own way)
+            cmake = read_cmake_sources(tree)
+            for unit in [u for u in plan.units if u not in included and not cmake.built(u)]:
+                plan.units.remove(unit)
+                project = cmake.governing(unit)
+                plan.skipped[str(unit.relative_to(root))] = (
+                    f"not among the sources the CMake build of {_shown_dir(project, root)} compiles")
         for unit in [u for u in plan.units if u in included and u not in make.compiled]:
             plan.units.remove(unit)
             includer = included[unit]
@@ -199,9 +211,18 @@ def skip_kind(reason: str) -> str:
         return "included by another source: compiled as part of it"
     if reason.endswith("builds it only under a condition a plain `make` does not meet"):
         return "built by the Makefile only under a condition a plain `make` does not meet"
+    if reason.startswith("not among the sources the CMake build"):
+        return "not among the sources the CMake build compiles"
     if reason.startswith("not among the sources "):
         return "not among the sources its folder's Makefile names"
     return reason
+
+
+def _shown_dir(folder: Path | None, root: Path) -> str:
+    if folder is None or not folder.is_relative_to(root):
+        return str(folder)
+    rel = folder.relative_to(root)
+    return "the tree" if rel == Path() else f"{rel}/"
 
 
 def _outside_cmake_projects(makefiles: list[Path], cmake: list[Path]) -> list[Path]:
