@@ -251,7 +251,8 @@ def _plan(request: ConvertRequest, warnings: list[str]) -> Iterable[_Job]:
         kind = classify(rel)
         if kind is FileKind.OTHER:
             kind = FileKind.SOURCE  # a file named on the command line is translated whatever its suffix
-        yield _Job(rel, out_rel, kind, source.resolve(), base, want_diff, scan_output=scan_output)
+        options = replace(base, nvcc_source=True) if rel.lower().endswith(".cu") else base
+        yield _Job(rel, out_rel, kind, source.resolve(), options, want_diff, scan_output=scan_output)
         return
     entries = list(walk_tree(source, warnings))
     renamed = _renames(entries) if request.rename else {}
@@ -259,10 +260,12 @@ def _plan(request: ConvertRequest, warnings: list[str]) -> Iterable[_Job]:
     local_headers = frozenset(Path(e.rel).name for e in entries if e.rel.endswith(HEADER_SUFFIXES))
     symbols, types = _user_symbols(source, entries)
     options = replace(base, renamed=pairs, user_symbols=symbols, user_types=types, local_headers=local_headers)
+    nvcc_options = replace(options, nvcc_source=True)  # for .cu files (TranslateOptions.nvcc_source)
     for entry in entries:
         if entry.rel.startswith(SHIM_DIR + "/") and entry.kind is FileKind.SOURCE:
             entry = replace(entry, kind=FileKind.OTHER)  # porter's own shims in a port: copied as they are
-        yield _Job(entry.rel, renamed.get(entry.rel, entry.rel), entry.kind, source / entry.rel, options, want_diff,
+        file_options = nvcc_options if entry.rel.lower().endswith(".cu") else options
+        yield _Job(entry.rel, renamed.get(entry.rel, entry.rel), entry.kind, source / entry.rel, file_options, want_diff,
                    entry.link_target, scan_output)
 
 

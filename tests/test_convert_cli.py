@@ -164,7 +164,8 @@ def test_non_utf8_and_crlf_bytes_are_preserved(tmp_path: Path) -> None:
     out = tmp_path / "out.cu"
     proc = porter("convert", src, "-o", out, "--no-build")
     assert proc.returncode == 0, proc.stderr.decode()
-    assert out.read_bytes() == data.replace(b"cudaMalloc", b"hipMalloc")
+    # nvcc's implicit cuda_runtime.h made explicit, in the file's own line endings
+    assert out.read_bytes() == b"#include <hip/hip_runtime.h>\r\n" + data.replace(b"cudaMalloc", b"hipMalloc")
     assert "not valid UTF-8" in proc.stderr.decode()
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,38 @@ def test_include_order_keeps_line_endings_and_adds_nothing_when_runtime_comes_fi
 @pytest.mark.hipcc
 def test_cooperative_groups_first_compiles(tmp_path: Path) -> None:
     proc = _compiles(tmp_path, "cg.hip", translate(CG_FIRST, TranslateOptions()).output)
+    assert proc.returncode == 0, proc.stderr
+
+
+# olcf/cuda-training-series: nvcc includes cuda_runtime.h into every .cu, so its exercises include only <stdio.h>
+IMPLICIT_RUNTIME = b"""// vector add
+#include <stdio.h>
+__global__ void hello() { printf("hello from block %d\\n", (int)blockIdx.x); }
+int main() {
+  hello<<<2, 2>>>();
+  cudaDeviceSynchronize();
+}
+"""
+
+
+def test_nvccs_implicit_cuda_runtime_include_is_spelled_out_for_cu_files() -> None:
+    out = translate(IMPLICIT_RUNTIME, TranslateOptions(nvcc_source=True)).output
+    assert out.startswith(b"// vector add\n#include <hip/hip_runtime.h>\n#include <stdio.h>\n")
+    assert translate(out, TranslateOptions(nvcc_source=True)).output == out  # porting the port changes nothing
+    # not for other files (a .cpp gets no implicit include from nvcc), nor where an include may bring the runtime
+    assert b"hip_runtime" not in translate(IMPLICIT_RUNTIME, TranslateOptions()).output
+    quoted = IMPLICIT_RUNTIME.replace(b"#include <stdio.h>", b'#include "common.h"')
+    assert b"hip_runtime" not in translate(quoted, TranslateOptions(nvcc_source=True)).output
+    host_only = b"#include <stdio.h>\nint main() { return 0; }\n"
+    assert translate(host_only, TranslateOptions(nvcc_source=True)).output == host_only
+    no_include = b"__global__ void k() {}\nvoid f() { k<<<1, 1>>>(); }"
+    assert translate(no_include, TranslateOptions(nvcc_source=True)).output.startswith(
+        b"#include <hip/hip_runtime.h>\n__global__")
+
+
+@pytest.mark.hipcc
+def test_implicit_runtime_include_compiles(tmp_path: Path) -> None:
+    proc = _compiles(tmp_path, "hello.hip", translate(IMPLICIT_RUNTIME, TranslateOptions(nvcc_source=True)).output)
     assert proc.returncode == 0, proc.stderr
 
 
@@ -189,3 +222,23 @@ def test_unported_status_comparisons_compile_and_answer(compiler: Compiler | Non
     assert proc.returncode == 0, proc.stderr[-3000:]
     if (run := compiler.run_on_host(path)) is not None:  # the host run needs the host's HIP runtime (5.2)
         assert run.stdout.splitlines() == ["not timeout", "0 3"], run.stdout + run.stderr  # every init() still ran
+
+
+@pytest.mark.hipcc
+def test_a_plain_cu_tree_builds_as_nvcc_would_on_rocm52(tmp_path: Path) -> None:
+    """olcf's hw12: no build file, no include but <stdio.h>, an `auto` return type. nvcc compiles it (C++17, its
+    implicit cuda_runtime.h); ROCm 5.2's hipcc forces -std=c++11 unless told, so porter's build names nvcc's
+    standard."""
+    _hipcc()
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "task.cu").write_text(
+        "#include <stdio.h>\n__device__ auto twice(int v) { return 2 * v; }\n"
+        "__global__ void k(int* p) { p[threadIdx.x] = twice(threadIdx.x); }\n"
+        "int main() { int* d; cudaMalloc(&d, 256); k<<<1, 64>>>(d); cudaDeviceSynchronize(); return 0; }\n")
+    out = tmp_path / "port"
+    proc = subprocess.run([sys.executable, "-m", "porter", "convert", str(project), "-o", str(out), "--target",
+                           "gfx90a", "--toolchain", "system"], capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 translation unit(s), 1 ok" in proc.stderr, proc.stderr

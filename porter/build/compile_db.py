@@ -75,8 +75,8 @@ class CompileFlags:
 
     def args(self, unit: Path | None = None) -> list[str]:
         c_unit = unit is not None and unit.suffix == ".c"  # a C++ standard and device code mean nothing to C
-        std = self.std_for(unit)
-        options = [f"-std={std}"] if std and not c_unit else []
+        std = self.std_for(unit) or NVCC_DEFAULT_STD
+        options = [f"-std={std}"] if not c_unit else []
         options += ["-fopenmp"] if self.openmp else []
         options += ["-fgpu-rdc"] if self.rdc and not c_unit else []
         own = self.unit_options.get(str(unit), []) if unit is not None else []
@@ -109,6 +109,10 @@ class CompileFlags:
         return sorted(dirs, key=lambda d: not (d == own or d.startswith(prefix)))
 
 
+# The standard a unit compiles with when its build names none: nvcc's, which is its host compiler's default
+# (GCC 11 and later, clang 16 and later: gnu++17), where ROCm 5.x's hipcc forces -std=c++11 (hipcc.pl), which code
+# written for nvcc does not fit (`auto` return types, structured bindings, if constexpr)
+NVCC_DEFAULT_STD = "gnu++17"
 _BUILD_FILE_NAMES = frozenset({"CMakeLists.txt", "Makefile", "makefile", "GNUmakefile"})
 _STD_RE = re.compile(r"(?:c|gnu)\+\+(?:11|14|17|20|23|2a|2b|1z|1y)")
 _RDC_FLAGS = {"-fgpu-rdc", "-rdc=true", "--relocatable-device-code=true", "-dc", "--device-c"}

@@ -17,11 +17,10 @@ from pathlib import Path
 from porter.build import Diagnostic
 from porter.files import atomic_write
 from porter.fix import shims
+from porter.syntax import includes_unconditionally, insert_include
 from porter.translate import load_api_map
 
 _NOTE_LOC_RE = re.compile(r"^(?P<file>[^:\s][^:]*):(?P<line>\d+):(?P<col>\d+): note: (?P<msg>.*)$")
-_PRAGMA_ONCE_RE = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+once\b.*$", re.M)
-_INCLUDE_RE = re.compile(r"^[ \t]*#[ \t]*include\b.*$", re.M)
 _DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)")
 _OPEN, _CLOSE = "([{", ")]}"
 
@@ -131,7 +130,7 @@ class _Tree:
         changed = []
         for rel, text in self.texts.items():
             for header in self.includes.get(rel, []):
-                text = _insert_include(text, header)
+                text = insert_include(text, header)
             if text != self.original[rel]:
                 atomic_write(self.root / rel, text.encode("utf-8", "surrogateescape"))
                 changed.append(rel)
@@ -140,59 +139,6 @@ class _Tree:
             done = shims.install_shims(self.root, list(pending), only=pending)
             changed.extend(r for r in done if r not in changed)
         return changed
-
-
-_CONDITIONAL_RE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|endif)\b[ \t]*(\w*)", re.M)
-_GUARD_DEFINE_RE = re.compile(r"\s*#[ \t]*define[ \t]+(\w+)")
-_COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
-
-
-def _unconditional_spans(text: str) -> list[tuple[int, int]]:
-    """The parts of `text` outside every #if/#ifdef/#ifndef block, an include guard not counting as one."""
-    spans, depth, start, guard = [], 0, 0, None
-    for m in _CONDITIONAL_RE.finditer(text):
-        if m.group(1) == "endif":
-            depth = max(depth - 1, 0)
-            if (depth == 0 and guard is None) or (depth == 1 and guard is not None):
-                start = m.end()
-            continue
-        if depth == 0 and guard is None and m.group(1) == "ifndef" and not spans and not _COMMENT_RE.sub(
-                "", text[:m.start()]).strip():
-            d = _GUARD_DEFINE_RE.match(text, m.end())
-            if d and d.group(1) == m.group(2):  # `#ifndef X_H` `#define X_H` first in the file: a guard
-                guard, depth, start = m.group(2), 1, d.end()
-                continue
-        if depth == (1 if guard is not None else 0):
-            spans.append((start, m.start()))
-        depth += 1
-    spans.append((start, len(text)))
-    return [(a, b) for a, b in spans if a < b]
-
-
-def _in(spans: list[tuple[int, int]], offset: int) -> bool:
-    return any(a <= offset < b for a, b in spans)
-
-
-def _includes_unconditionally(text: str, header: str, spans: list[tuple[int, int]] | None = None) -> bool:
-    spans = _unconditional_spans(text) if spans is None else spans
-    return any(_in(spans, m.start()) for m in re.finditer(rf'#\s*include\s*[<"]{re.escape(header)}[>"]', text))
-
-
-def _insert_include(text: str, header: str) -> str:
-    """`#include <header>` where every line after it sees it: before the first include outside conditionals (a
-    file's only HIP include may sit under `#ifdef USE_NVTX`), after `#pragma once`, or first."""
-    spans = _unconditional_spans(text)
-    if _includes_unconditionally(text, header, spans):
-        return text
-    line = f"#include <{header}>\n"
-    if (m := _PRAGMA_ONCE_RE.search(text)) and _in(spans, m.start()):
-        return text[: m.end()] + "\n" + line + text[m.end() + 1:]
-    for m in _INCLUDE_RE.finditer(text):
-        if _in(spans, m.start()):
-            return text[: m.start()] + line + text[m.start():]
-    at = spans[0][0] if spans else 0
-    at = at + 1 if text[at : at + 1] == "\n" else at
-    return text[:at] + line + text[at:]
 
 
 _INCLUDED_FROM_RE = re.compile(r"^In file included from (?P<file>.+):(?P<line>\d+)$")
@@ -308,7 +254,7 @@ def _add_include(rule: Rule, diag: Diagnostic, m: re.Match, tree: _Tree) -> bool
         return False
     rel = locs[0][0]
     text = "".join(tree.lines(rel))
-    if _includes_unconditionally(text, header) or header in tree.includes[rel]:
+    if includes_unconditionally(text, header) or header in tree.includes[rel]:
         return False  # an include under a conditional (`#ifdef USE_NVTX`) does not count
     tree.includes[rel].append(header)
     return True

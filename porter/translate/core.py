@@ -94,6 +94,17 @@ _STORAGE_BEFORE = re.compile(rb"\b(?:static|extern)\s+$")
 _TRANSPARENT_SCOPE = re.compile(rb"(?:\bnamespace(?:\s+[\w:]+)?|\bextern\s*\"[^\"]*\")\s*$")
 
 
+# what makes a .cu file need the runtime nvcc includes into it: a launch, a kernel, a CUDA runtime name
+_GPU_CODE = re.compile(rb"<<<|\b(?:__global__|__device__|__shared__|__constant__|dim3|cuda[A-Z]\w*)\b")
+# an include that brings the runtime, or may (a project header): then nothing is added
+_RUNTIME_BRINGER = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*(?:"|<(?:cuda|hip/|cooperative_groups|curand_kernel|'
+                              rb'thrust/|cub/|mma\.h|cuda_fp16|cuda_bf16))', re.M)
+
+
+def _needs_implicit_runtime(source: bytes) -> bool:
+    return _RUNTIME_BRINGER.search(source) is None and _GPU_CODE.search(source) is not None
+
+
 def _at_file_scope(code: bytes, offset: int) -> bool:
     """Whether every brace open at `offset` is a namespace's or an `extern "C"` block's."""
     opened: list[bool] = []  # per open brace: transparent scope
@@ -253,7 +264,8 @@ class _Translation:
         cg_calls = self._cg_member_offsets()
         wants_vector_ops = may_define_vector_operators(self.source)
         wants_device_props = b"cudaDeviceProp" in self.source
-        if not (candidates or wants_launch or wants_fixes or wants_vector_ops or cg_calls
+        self._implicit_runtime = self.options.nvcc_source and _needs_implicit_runtime(self.source)
+        if not (candidates or wants_launch or wants_fixes or wants_vector_ops or cg_calls or self._implicit_runtime
                 or self._has_include_to_rewrite()
                 or (b"asm" in self.source and ASM_KEYWORD.search(self.source))):
             self.result.output_facts = OutputFacts(self.source, None, [], frozenset(self._names))
@@ -822,6 +834,21 @@ class _Translation:
                 included.add(hip)
         if any(p.startswith(_PRIMITIVE_LIBRARIES) for p in included):
             self._libraries_know_target()
+        if self._implicit_runtime:
+            self._implicit_runtime_include()
+
+    def _implicit_runtime_include(self) -> None:
+        """nvcc's implicit `#include <cuda_runtime.h>` of a .cu file, spelled out as HIP's: hipcc includes no HIP
+        runtime by itself, so a file that calls the runtime or launches a kernel with no include to bring it
+        fails (`use of undeclared identifier 'hipDeviceSynchronize'`, `__hipPushCallConfiguration`)."""
+        at = syntax.include_position(self.source.decode("latin-1"), "hip/hip_runtime.h")
+        if at is None:
+            return
+        newline = b"\r\n" if b"\r\n" in self.source[:4096] else b"\n"
+        before = b"" if at == 0 or self.source[at - 1 : at] == b"\n" else newline
+        self.edits.append(Edit(at, at, before + b"#include <hip/hip_runtime.h>" + newline))
+        self.result.conversions.append(Conversion("header", "cuda_runtime.h (nvcc's implicit include)",
+                                                  "hip/hip_runtime.h", self.lines.line(at)))
 
     def _libraries_know_target(self) -> None:
         """hipCUB/rocThrust sit on rocPRIM, which must know the target: say so when the ROCm ported for predates it."""

@@ -53,6 +53,9 @@ class TranslateOptions:
     hazard_fixes: bool = True  # apply the safe mechanical hazard fixes (porter.scan.fixes)
     # parse every file whole; by default tree-sitter parses only the pieces whose meaning needs the grammar
     full_parse: bool = False
+    # a .cu file, into which nvcc includes cuda_runtime.h before its first line: where its GPU code has nothing
+    # else to bring HIP's runtime (no CUDA or HIP include, no quoted include), hip/hip_runtime.h is included
+    nvcc_source: bool = False
 
 
 @dataclass(frozen=True)
