@@ -15,7 +15,7 @@ import pytest
 from support.hip_compile import Compiler, compiler_params, need
 
 from porter.fix.shims import install_shims
-from porter.translate import TranslateOptions, translate
+from porter.translate import RocmVersion, TranslateOptions, translate
 
 
 def _hipcc() -> str:
@@ -242,3 +242,29 @@ def test_a_plain_cu_tree_builds_as_nvcc_would_on_rocm52(tmp_path: Path) -> None:
                           env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"})
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 translation unit(s), 1 ok" in proc.stderr, proc.stderr
+
+
+# Tutorial code prints a thread's coordinates (CUDA_Freshman, CoffeeBeforeArch, olcf): on ROCm 5.x they are structs
+PRINTF_COORDINATES = b"""#include <cstdio>
+#include <cuda_runtime.h>
+__global__ void where() {
+  printf("thread %u of block (%u, %u), grid %d, \\"x,y\\"\\n", threadIdx.x, blockIdx.x, blockIdx.y, gridDim.x * 2);
+}
+"""
+
+
+def test_printf_of_a_bare_coordinate_gets_cudas_type_on_rocm5() -> None:
+    old = translate(PRINTF_COORDINATES, TranslateOptions(rocm=RocmVersion(5, 2))).output
+    assert (b'printf("thread %u of block (%u, %u), grid %d, \\"x,y\\"\\n", (unsigned int)threadIdx.x, '
+            b"(unsigned int)blockIdx.x, (unsigned int)blockIdx.y, gridDim.x * 2);") in old
+    assert translate(old, TranslateOptions(rocm=RocmVersion(5, 2))).output == old
+    new = translate(PRINTF_COORDINATES, TranslateOptions(rocm=RocmVersion(6, 4))).output
+    assert b"(unsigned int)" not in new  # 6.4's compiler converts them itself
+
+
+@pytest.mark.hipcc
+def test_printf_of_coordinates_compiles_on_rocm52(tmp_path: Path) -> None:
+    proc = _compiles(tmp_path, "where.hip", translate(PRINTF_COORDINATES, TranslateOptions(rocm=RocmVersion(5, 2))).output)
+    assert proc.returncode == 0, proc.stderr
+    untouched = translate(PRINTF_COORDINATES, TranslateOptions(rocm=RocmVersion(6, 4))).output
+    assert "non-scalar arg to printf" in _compiles(tmp_path, "untouched.hip", untouched).stderr  # what it fixes

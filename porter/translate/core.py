@@ -101,6 +101,10 @@ _RUNTIME_BRINGER = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*(?:"|<(?:cuda|hip/|c
                               rb'thrust/|cub/|mma\.h|cuda_fp16|cuda_bf16))', re.M)
 
 
+_PRINTF_CALL = re.compile(rb"(?<![\w.])printf\s*\(")
+_COORDINATE_ARGUMENT = re.compile(rb"\s*((?:threadIdx|blockIdx|blockDim|gridDim)\s*\.\s*[xyz])\s*")
+
+
 def _needs_implicit_runtime(source: bytes) -> bool:
     return _RUNTIME_BRINGER.search(source) is None and _GPU_CODE.search(source) is not None
 
@@ -265,7 +269,10 @@ class _Translation:
         wants_vector_ops = may_define_vector_operators(self.source)
         wants_device_props = b"cudaDeviceProp" in self.source
         self._implicit_runtime = self.options.nvcc_source and _needs_implicit_runtime(self.source)
+        wants_printf = (b"printf" in self.source and (b"Idx" in self.source or b"Dim" in self.source)
+                        and self._coordinates_are_structs())
         if not (candidates or wants_launch or wants_fixes or wants_vector_ops or cg_calls or self._implicit_runtime
+                or wants_printf
                 or self._has_include_to_rewrite()
                 or (b"asm" in self.source and ASM_KEYWORD.search(self.source))):
             self.result.output_facts = OutputFacts(self.source, None, [], frozenset(self._names))
@@ -299,6 +306,8 @@ class _Translation:
             self._vector_operators()
         if wants_device_props:
             self._device_props()
+        if wants_printf:
+            self._printf_coordinates()
         self._inline_asm()  # after the renames: they apply inside the operands it moves
         self.result.output = self._apply()
         self.result.conversions.sort(key=lambda c: c.line)
@@ -836,6 +845,35 @@ class _Translation:
             self._libraries_know_target()
         if self._implicit_runtime:
             self._implicit_runtime_include()
+
+    def _coordinates_are_structs(self) -> bool:
+        """ROCm 5.x: threadIdx.x and friends are structs with a conversion (clang 15 cannot pass them to a device
+        printf's `...`: "cannot compile this non-scalar arg to printf yet"); ROCm 6.4's compiler converts them."""
+        rocm = self.options.rocm
+        return rocm is not None and rocm < RocmVersion(6, 0)
+
+    def _printf_coordinates(self) -> None:
+        """`printf("%u", threadIdx.x)` -> `printf("%u", (unsigned int)threadIdx.x)`: CUDA's type for the
+        coordinate, spelled out, where an argument is a coordinate alone (in an expression it converts anyway)."""
+        code = self.layout.code
+        for m in _PRINTF_CALL.finditer(code):
+            depth, start = 1, m.end()
+            for i in range(m.end(), min(len(code), m.end() + 4096)):
+                c = code[i]
+                if c in (40, 91, 123):  # ( [ {
+                    depth += 1
+                elif c in (41, 93, 125):  # ) ] }
+                    depth -= 1
+                if (c == 44 and depth == 1) or depth == 0:
+                    arg = _COORDINATE_ARGUMENT.fullmatch(code, start, i)
+                    if arg is not None and start != m.end():
+                        self.edits.append(Edit(arg.start(1), arg.start(1), b"(unsigned int)"))
+                        self.result.conversions.append(Conversion(
+                            "signature", arg.group(1).decode(), f"(unsigned int){arg.group(1).decode()}",
+                            self.lines.line(arg.start(1))))
+                    start = i + 1
+                if depth == 0 or c == 59:  # the call's end, or a `;` of a call that never closed
+                    break
 
     def _implicit_runtime_include(self) -> None:
         """nvcc's implicit `#include <cuda_runtime.h>` of a .cu file, spelled out as HIP's: hipcc includes no HIP
