@@ -46,6 +46,18 @@ int fft_two_gpus(cufftComplex* host, int nx, int ny) {
 """
 
 
+def _compiles_with_shim(tmp_path: Path, name: str, out: str, shim: str) -> None:
+    """The port compiles with the newer hipcc, with `shim` among the shims porter installs for it."""
+    from porter.fix.shims import install_shims
+
+    hipcc = newer_hipcc()
+    src = tmp_path / name
+    src.write_text(out)
+    assert shim in install_shims(tmp_path, [src], RocmVersion(*hipcc.version))[name]
+    proc = hipcc.compile(src)
+    assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"
+
+
 def _port(source: bytes, **options) -> tuple[str, object]:
     result = translate(source, TranslateOptions(**options))
     return result.output.decode(), result
@@ -279,14 +291,7 @@ def test_cusolver_precision_and_refinement_enums_take_cudas_values(tmp_path: Pat
                      "hipsolverDnSgetrf(h, n, n, a, n, work, ipiv, info)"):
         assert expected in out, expected
     assert not [u for u in result.unconverted if u.name.startswith(("cusolverPrec", "CUSOLVER_R", "CUSOLVER_IRS"))]
-    from porter.fix.shims import install_shims
-
-    hipcc = newer_hipcc()
-    src = tmp_path / "traits.hip"
-    src.write_text(out)
-    assert "porter_cusolver_enums" in install_shims(tmp_path, [src], RocmVersion(*hipcc.version))["traits.hip"]
-    proc = hipcc.compile(src)
-    assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"
+    _compiles_with_shim(tmp_path, "traits.hip", out, "porter_cusolver_enums")
     # CUDA's values, which a log or a file written by the CUDA build shows
     assert "PORTER_CUSOLVER_R_32F = 1204" in (Path(__file__).parents[1] / "shims" / "porter_cusolver_enums.h").read_text()
 
@@ -467,11 +472,4 @@ def test_grouped_batched_gemm_and_cudart_version_through_porters_hipblas_shim(tm
     assert "porter_dgemm_grouped_batched(h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 2, sizes)" in out
     assert "porter_cublas_get_cudart_version()" in out
     assert not result.unconverted
-    from porter.fix.shims import install_shims
-
-    hipcc = newer_hipcc()
-    src = tmp_path / "grouped.hip"
-    src.write_text(out)
-    assert "porter_hipblas_grouped" in install_shims(tmp_path, [src], RocmVersion(*hipcc.version))["grouped.hip"]
-    proc = hipcc.compile(src)
-    assert proc.returncode == 0, f"{hipcc.label}:\n{proc.stderr}"
+    _compiles_with_shim(tmp_path, "grouped.hip", out, "porter_hipblas_grouped")
