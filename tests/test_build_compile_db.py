@@ -230,7 +230,7 @@ def test_plain_tree_gets_no_language_options(tmp_path: Path) -> None:
     flags = collect_flags(tmp_path)
     assert (flags.std, flags.openmp, flags.rdc) == (None, False, False)
     # nvcc's default standard, not ROCm 5.x hipcc's forced -std=c++11 (olcf's `auto` return types); none for C
-    assert flags.args() == ["-std=gnu++17"] and flags.args(tmp_path / "host.c") == []
+    assert flags.args() == ["-std=c++17"] and flags.args(tmp_path / "host.c") == []
 
 
 def test_nested_include_resolves_to_the_folder_above_its_path(tmp_path: Path) -> None:
@@ -274,7 +274,7 @@ def test_each_cmake_project_of_a_tree_keeps_its_own_language_standard(tmp_path: 
     assert flags.std_for(root / "lt" / "auto" / "main.cu") == "c++11"
     assert "-std=c++17" in flags.args(root / "blas" / "gemm" / "main.cu")
     # a project that names no standard gets nvcc's default
-    assert [a for a in flags.args(root / "fft" / "c2c" / "main.cu") if a.startswith("-std=")] == ["-std=gnu++17"]
+    assert [a for a in flags.args(root / "fft" / "c2c" / "main.cu") if a.startswith("-std=")] == ["-std=c++17"]
 
 
 def test_recipe_flags_apply_to_the_units_the_recipe_compiles(tmp_path: Path) -> None:

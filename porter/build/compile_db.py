@@ -110,9 +110,9 @@ class CompileFlags:
 
 
 # The standard a unit compiles with when its build names none: nvcc's, which is its host compiler's default
-# (GCC 11 and later, clang 16 and later: gnu++17), where ROCm 5.x's hipcc forces -std=c++11 (hipcc.pl), which code
+# (GCC 11 and later, clang 16 and later: C++17; spelled c++17, which nvcc accepts too, for porter tune), where ROCm 5.x's hipcc forces -std=c++11 (hipcc.pl), which code
 # written for nvcc does not fit (`auto` return types, structured bindings, if constexpr)
-NVCC_DEFAULT_STD = "gnu++17"
+NVCC_DEFAULT_STD = "c++17"
 _BUILD_FILE_NAMES = frozenset({"CMakeLists.txt", "Makefile", "makefile", "GNUmakefile"})
 _STD_RE = re.compile(r"(?:c|gnu)\+\+(?:11|14|17|20|23|2a|2b|1z|1y)")
 _RDC_FLAGS = {"-fgpu-rdc", "-rdc=true", "--relocatable-device-code=true", "-dc", "--device-c"}
