@@ -124,7 +124,7 @@ def _read_folder(folder: Path, lists: dict[Path, Path], reading: CMakeReading, s
                 word = word.rsplit(":", 1)[-1].rstrip(">")
             if "${" in word:
                 tail = word[word.rindex("}") + 1:]
-                if tail.startswith("/") and tail.count("/") >= 1 and len(tail) > 3:
+                if tail.startswith("/") and len(tail) > 3:
                     reading.tails.add(tail)
                 else:
                     opened = True

@@ -109,9 +109,10 @@ class CompileFlags:
         return sorted(dirs, key=lambda d: not (d == own or d.startswith(prefix)))
 
 
-# The standard a unit compiles with when its build names none: nvcc's, which is its host compiler's default
-# (GCC 11 and later, clang 16 and later: C++17; spelled c++17, which nvcc accepts too, for porter tune), where ROCm 5.x's hipcc forces -std=c++11 (hipcc.pl), which code
-# written for nvcc does not fit (`auto` return types, structured bindings, if constexpr)
+# The standard a unit compiles with when its build names none: nvcc's, which is its host compiler's default (GCC 11
+# and later, clang 16 and later: C++17), where ROCm 5.x's hipcc forces -std=c++11 (hipcc.pl), which code written for
+# nvcc does not fit (`auto` return types, structured bindings, if constexpr). Spelled c++17: porter tune hands the
+# same flags to nvcc, which rejects gnu++17.
 NVCC_DEFAULT_STD = "c++17"
 _BUILD_FILE_NAMES = frozenset({"CMakeLists.txt", "Makefile", "makefile", "GNUmakefile"})
 _STD_RE = re.compile(r"(?:c|gnu)\+\+(?:11|14|17|20|23|2a|2b|1z|1y)")
@@ -181,7 +182,9 @@ def plan_units(root: Path, files: list[Path] | None = None, *, alone: bool = Fal
             plan.skipped[shown] = "host-only C++: no HIP include, kernel, launch or HIP call"
     if not alone and plan.units:
         tree = tree if tree is not None else list(walk_files(root))  # its Makefiles and its include edges
-        make = _make_reading(tree)
+        # a compile_commands.json says what the build compiles its own way: neither reading below applies
+        described = any(p.name == "compile_commands.json" for p in tree)
+        make = MakeReading() if described else _make_reading(tree)
         for unit, makefile in make.unread.items():
             if unit in plan.units:
                 plan.units.remove(unit)
@@ -193,7 +196,7 @@ def plan_units(root: Path, files: list[Path] | None = None, *, alone: bool = Fal
                 plan.units.remove(unit)
                 plan.skipped[str(unit.relative_to(root))] = (
                     f"not among the sources {makefile.relative_to(root)} names")
-        if not any(p.name == "compile_commands.json" for p in tree):  # (which says what it builds its own way)
+        if not described:
             cmake = read_cmake_sources(tree)
             for unit in [u for u in plan.units if u not in included and not cmake.built(u)]:
                 plan.units.remove(unit)
@@ -254,11 +257,9 @@ def _make_reading(files: list[Path]) -> MakeReading:
     them (a branch not taken, a rule whose target is empty: optional parts such as llm.c's cuDNN attention); those
     they compile themselves (a rule's first prerequisite, a recipe's argument); and the sources beside a Makefile
     that names its sources one by one (no wildcard, no shell) but not those (a license text called LICENSE.gups.cu,
-    an old copy of a kernel). Only for Makefiles outside CMake projects, in trees without compile_commands.json
-    (those say what they build their own way); a source beside no such Makefile is planned as before."""
+    an old copy of a kernel). Only for Makefiles outside CMake projects (plan_units leaves trees with a
+    compile_commands.json out); a source beside no such Makefile is planned as before."""
     reading = MakeReading()
-    if any(p.name == "compile_commands.json" for p in files):
-        return reading
     read: dict[Path, bool] = {}
     where: dict[Path, Path] = {}
     listing: list[Path] = []  # Makefiles that name their own folder's sources one by one

@@ -6,12 +6,7 @@ whole file or of chosen byte ranges, and the queries run over them. The translat
 files through this stage.
 """
 
-from porter.syntax.includes import (
-    include_position,
-    includes_unconditionally,
-    insert_include,
-    unconditional_spans,
-)
+from porter.syntax.includes import include_position, includes_unconditionally, insert_include
 from porter.syntax.lexing import (
     Layout,
     LineIndex,
@@ -36,7 +31,7 @@ from porter.syntax.trees import (
 )
 
 __all__ = [
-    "LANGUAGE", "Layout", "LineIndex", "MappedLayout", "PieceKind", "error_lines", "first_char_alternation", "in_spans", "include_position", "includes_unconditionally",
-    "insert_include", "keywords",
-    "load_query", "map_layout", "matches", "parse", "parse_ranges", "parser", "query", "split_top_level", "unconditional_spans", "walk",
+    "LANGUAGE", "Layout", "LineIndex", "MappedLayout", "PieceKind", "error_lines", "first_char_alternation", "in_spans",
+    "include_position", "includes_unconditionally", "insert_include", "keywords", "load_query", "map_layout",
+    "matches", "parse", "parse_ranges", "parser", "query", "split_top_level", "walk",
 ]

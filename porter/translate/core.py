@@ -101,12 +101,13 @@ _RUNTIME_BRINGER = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*(?:"|<(?:cuda|hip/|c
                               rb'thrust/|cub/|mma\.h|cuda_fp16|cuda_bf16))', re.M)
 
 
-_PRINTF_CALL = re.compile(rb"(?<![\w.])printf\s*\(")
-_COORDINATE_ARGUMENT = re.compile(rb"\s*((?:threadIdx|blockIdx|blockDim|gridDim)\s*\.\s*[xyz])\s*")
-
-
 def _needs_implicit_runtime(source: bytes) -> bool:
     return _RUNTIME_BRINGER.search(source) is None and _GPU_CODE.search(source) is not None
+
+
+# a device printf and an argument that is a thread coordinate alone (_printf_coordinates)
+_PRINTF_CALL = re.compile(rb"(?<![\w.])printf\s*\(")
+_COORDINATE_ARGUMENT = re.compile(rb"\s*((?:threadIdx|blockIdx|blockDim|gridDim)\s*\.\s*[xyz])\s*")
 
 
 def _at_file_scope(code: bytes, offset: int) -> bool:
