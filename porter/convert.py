@@ -15,7 +15,7 @@ import os
 import posixpath
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -46,10 +46,12 @@ from porter.report import FileReport, Report
 from porter.translate import (
     CUDA_LOOKING,
     Conversion,
+    PastedMacro,
     Reason,
     TranslateOptions,
     TranslationResult,
     defined_types,
+    find_pasted_macros,
 )
 
 HEADER_SUFFIXES = (".h", ".cuh", ".hpp", ".hxx", ".inl")
@@ -259,7 +261,8 @@ def _plan(request: ConvertRequest, warnings: list[str]) -> Iterable[_Job]:
     pairs = tuple(renamed.items()) + tuple((Path(o).name, Path(n).name) for o, n in renamed.items())
     local_headers = frozenset(Path(e.rel).name for e in entries if e.rel.endswith(HEADER_SUFFIXES))
     symbols, types = _user_symbols(source, entries)
-    options = replace(base, renamed=pairs, user_symbols=symbols, user_types=types, local_headers=local_headers)
+    options = replace(base, renamed=pairs, user_symbols=symbols, user_types=types, local_headers=local_headers,
+                      pasted_macros=_pasted_macros(source, entries))
     nvcc_options = replace(options, nvcc_source=True)  # for .cu files (TranslateOptions.nvcc_source)
     for entry in entries:
         if entry.rel.startswith(SHIM_DIR + "/") and entry.kind is FileKind.SOURCE:
@@ -301,6 +304,21 @@ def _user_symbols(root: Path, entries: list[TreeEntry]) -> tuple[frozenset[str],
             if b"cu" in data:
                 types.update(name for name in defined_types(data) if CUDA_LOOKING.match(name))
     return frozenset(names), frozenset(types)
+
+
+def _pasted_macros(root: Path, entries: list[TreeEntry]) -> tuple[PastedMacro, ...]:
+    """The prefix-pasting check macros the tree defines, agreed across its files (a macro defined in a header and
+    called in every source must be undone the same way in all of them)."""
+    def sources() -> Iterator[bytes]:
+        for e in entries:
+            if e.kind is FileKind.SOURCE:
+                try:
+                    data = (root / e.rel).read_bytes()
+                except OSError:
+                    continue
+                if b"##" in data and len(data) <= MAX_TRANSLATE_BYTES:
+                    yield data
+    return find_pasted_macros(sources())
 
 
 def _run_jobs(jobs: list[_Job], request: ConvertRequest, console: Console, report: Report,

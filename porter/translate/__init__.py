@@ -15,12 +15,14 @@ from porter.translate.mapping import CUDA_LOOKING, ApiEntry, ApiMap, HeaderEntry
 from porter.translate.options import (
     Conversion,
     LaunchSyntax,
+    PastedMacro,
     Reason,
     RocmVersion,
     TranslateOptions,
     TranslationResult,
     Unconverted,
 )
+from porter.translate.pasted_macros import find_pasted_macros
 
 __all__ = [
     "CUDA_LOOKING",
@@ -29,6 +31,7 @@ __all__ = [
     "Conversion",
     "HeaderEntry",
     "LaunchSyntax",
+    "PastedMacro",
     "Reason",
     "RocmVersion",
     "TranslateOptions",
@@ -36,6 +39,7 @@ __all__ = [
     "Unconverted",
     "defined_types",
     "device_prop_fields",
+    "find_pasted_macros",
     "is_build_file",
     "load_api_map",
     "load_build_data",

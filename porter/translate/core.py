@@ -42,6 +42,7 @@ from porter.translate.options import (
     Unconverted,
 )
 from porter.translate.overloads import HIP_TYPEDEFS, collapsed_overloads, collapsing_types
+from porter.translate.pasted_macros import find_pasted_macros, unpaste
 from porter.translate.vector_ops import may_define_vector_operators, vector_operator_edits
 
 IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
@@ -75,9 +76,12 @@ class Edit(NamedTuple):
 def translate(source: bytes, options: TranslateOptions | None = None, api_map: ApiMap | None = None) -> TranslationResult:
     options = options or TranslateOptions()
     joined, launches = join_spaced_launches(source)
+    macros = options.pasted_macros if options.pasted_macros is not None else find_pasted_macros([joined])
+    joined, unpasted = unpaste(joined, macros)
     result = _Translation(joined, options, api_map or load_api_map()).run()
-    if launches:
+    if launches or unpasted:
         result.conversions.extend(Conversion("launch", "<< < ... >> >", "<<< ... >>>", line) for line in launches)
+        result.conversions.extend(Conversion("macro-paste", "prefix##name", "whole name", line) for line in unpasted)
         result.conversions.sort(key=lambda c: c.line)
     return result
 
@@ -90,6 +94,9 @@ _STATUS_ENUMERATOR = re.compile(r"^(?:cudaError\w+|CUDA_ERROR_\w+|CU\w+_STATUS_\
                                 r"CURAND_STATUS_\w+|NVRTC_ERROR_\w+|NVJPEG_STATUS_\w+)$")
 # `texture<T, dim, mode> name` followed by `;`, `,`, `=` or constructor arguments
 _TEXTURE_DECLARATION = re.compile(rb"\s*<[^;{}()]*>\s*[A-Za-z_]\w*\s*[;,=(]")
+# the name a typedef or an alias declaration introduces (no braces or parentheses: not a struct body, not a function
+# pointer), on the text with comments and literals blanked
+_ALIAS_DECLARATOR = re.compile(rb"\btypedef\b[^;{}()#]*?\b([A-Za-z_]\w*)[ \t]*;|\busing[ \t]+([A-Za-z_]\w*)[ \t]*=")
 _STORAGE_BEFORE = re.compile(rb"\b(?:static|extern)\s+$")
 _TRANSPARENT_SCOPE = re.compile(rb"(?:\bnamespace(?:\s+[\w:]+)?|\bextern\s*\"[^\"]*\")\s*$")
 
@@ -300,6 +307,8 @@ class _Translation:
             self._unported_status_comparisons(candidates)
         if candidates and b"texture" in self.source and not self._image_support():
             self._texture_reference_declarations(candidates)
+        if candidates and (b"typedef" in self.source or b"using" in self.source):
+            self._alias_declarators(candidates)
         self._identifiers(candidates)
         if self._collapsing and self.tree is not None:
             self._collapsed_overloads()
@@ -715,6 +724,16 @@ class _Translation:
         self._unconverted(text.decode("utf-8", "replace"), start, Reason.NEEDS_AGENT, "runtime",
                           "a device symbol named by a string (removed in CUDA 5.0): pass the __constant__/__device__ "
                           "variable itself; HIP_SYMBOL of a string compiles and fails at run time")
+
+    def _alias_declarators(self, candidates: list[tuple[int, int, str]]) -> None:
+        """`typedef hipArray cudaArray;`, `using cudaStream_t = hipStream_t;`: a project's own compatibility layer
+        declares the CUDA name. It stays declared as written (its uses are translated all the same): renamed, it
+        would redefine HIP's type or porter's shim type (`typedef hipArray porter_tex_array;`) as another one."""
+        starts = {s for s, _, _ in candidates}
+        for m in _ALIAS_DECLARATOR.finditer(self.layout.code):
+            start = m.start(1) if m.group(1) is not None else m.start(2)
+            if start in starts:
+                self._claimed.add(start)
 
     def _unported_case_labels(self, candidates: list[tuple[int, int, str]]) -> None:
         """`case CUFFT_LICENSE_ERROR: return "...";`: an enumerator HIP lacks cannot occur in HIP's enum, so its case

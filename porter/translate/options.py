@@ -56,6 +56,18 @@ class TranslateOptions:
     # a .cu file, into which nvcc includes cuda_runtime.h before its first line: where its GPU code has nothing
     # else to bring HIP's runtime (no CUDA or HIP include, no quoted include), hip/hip_runtime.h is included
     nvcc_source: bool = False
+    # check macros that paste an API prefix onto their argument (`#define cuda(fn) check(cuda##fn)`), agreed across
+    # the tree (porter.translate.pasted_macros); None: the file's own definitions decide
+    pasted_macros: tuple[PastedMacro, ...] | None = None
+
+
+@dataclass(frozen=True)
+class PastedMacro:
+    """A function-like macro whose argument `index` gets `prefix` pasted before its first token (pasted_macros)."""
+
+    name: str
+    index: int
+    prefix: str
 
 
 @dataclass(frozen=True)
