@@ -302,3 +302,18 @@ def test_recipe_flags_apply_to_the_units_the_recipe_compiles(tmp_path: Path) -> 
     flags = collect_flags(tmp_path)
     assert flags.std_for(root / "old" / "v.cu") == "c++11" and flags.std_for(root / "old" / "w.cu") == "c++14"
     assert flags.std_for(root / "nvtx" / "manual.cu") is None
+
+
+def test_a_unit_using_rocthrust_gets_cxx14_where_its_build_says_cxx11(tmp_path: Path) -> None:
+    """The NVIDIA blog's c++11_cuda builds with `nvcc --std=c++11` and Thrust; rocPRIM refuses C++11 ("rocPRIM
+    requires at least C++14"). Units that include no Thrust, CUB or rocPRIM header keep the build's standard."""
+    (tmp_path / "Makefile").write_text("all:\n\tnvcc --std=c++11 count.cu plain.cu -o count\n")
+    (tmp_path / "count.cu").write_text("#include <thrust/count.h>\nint main() { return 0; }\n")
+    (tmp_path / "plain.cu").write_text("#include <cstdio>\n__global__ void k() {}\n")
+    (tmp_path / "gnu.cu").write_text("  #  include <hipcub/hipcub.hpp>\n")
+    root = tmp_path.resolve()
+    flags = collect_flags(tmp_path)
+    assert "-std=c++14" in flags.args(root / "count.cu")
+    assert "-std=c++11" in flags.args(root / "plain.cu")
+    flags.std = "gnu++11"
+    assert "-std=gnu++14" in flags.args(root / "gnu.cu")

@@ -112,6 +112,15 @@ float host_side(float x) { return inv_cbrt(x); }
 """,
         '#include "porter_shims/porter_host_math.h"  // porter shim',
     ),
+    "host-math-function-overload": (  # the NVIDIA blog's American options: double normcdf in host code
+        None,
+        """#include <hip/hip_runtime.h>
+#include <cmath>
+static double put_price(double d1, double d2, double k, double s) { return k * normcdf(-d2) - s * normcdf(-d1); }
+double run(double a) { return put_price(a, a - 0.1, 1.0, 1.0); }
+""",
+        '#include "porter_shims/porter_host_math.h"  // porter shim',
+    ),
     "surface-read-value": (  # gfx90a and gfx942 alike: the shim's overload over HIP's surf2Dread(&v, ...)
         None,
         """#include <hip/hip_runtime.h>

@@ -373,3 +373,37 @@ def test_the_64_toolchain_does_not_take_the_hosts_hip_headers(tmp_path: Path) ->
     result = HipccEnvironment(root, toolchain.toolchain, arch="gfx942", jobs=1).build()
     assert result.failed_units == ["old.hip"], result.output
     assert "'hip/hcc_detail/hip_runtime.h' file not found" in result.output
+
+
+GLUED_LINKAGE = """extern "C"__global__
+void saxpy(int n, float alpha, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = alpha * x[i] + y[i];
+}
+// extern "C"__global__ in a comment stays
+const char* kNote = "extern \\"C\\"__global__";
+"""
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("compiler", compiler_params())
+def test_extern_c_glued_to_global_gets_a_space(compiler: Compiler | None, tmp_path: Path) -> None:
+    """The NVIDIA blog's grcuda kernel writes `extern "C"__global__`: nvcc takes it, clang lexes `"C"__global__` as
+    a user-defined literal ("string literal with user-defined suffix cannot be used here")."""
+    compiler = need(compiler)
+    result = translate(GLUED_LINKAGE.encode(), TranslateOptions(rocm=compiler.rocm, target=compiler.arches[0],
+                                                                nvcc_source=True))
+    ported = result.output.decode()
+    assert 'extern "C" __global__\nvoid saxpy' in ported
+    assert '// extern "C"__global__ in a comment stays' in ported and '"extern \\"C\\"__global__"' in ported
+    path = tmp_path / "saxpy.hip"
+    path.write_text(ported)
+    proc = compiler.compile(path)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+
+
+def test_cuda9s_tensor_op_gemm_algorithm_is_hipblas_default() -> None:
+    """NVIDIA's tensor-core blog post passes CUBLAS_GEMM_DFALT_TENSOR_OP (CUDA 9's spelling of
+    CUBLAS_GEMM_DEFAULT_TENSOR_OP) to cublasGemmEx; HIPIFY's tables call it unsupported."""
+    out, unconverted = _port("#include <cublas_v2.h>\ncublasGemmAlgo_t a = CUBLAS_GEMM_DFALT_TENSOR_OP;\n", ROCM_64)
+    assert "HIPBLAS_GEMM_DEFAULT;" in out and not unconverted

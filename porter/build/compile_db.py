@@ -76,6 +76,8 @@ class CompileFlags:
     def args(self, unit: Path | None = None) -> list[str]:
         c_unit = unit is not None and unit.suffix == ".c"  # a C++ standard and device code mean nothing to C
         std = self.std_for(unit) or NVCC_DEFAULT_STD
+        if _OLDER_THAN_14.fullmatch(std) and unit is not None and _uses_rocprim(unit):
+            std = std.split("++")[0] + "++14"  # gnu++11 -> gnu++14
         options = [f"-std={std}"] if not c_unit else []
         options += ["-fopenmp"] if self.openmp else []
         options += ["-fgpu-rdc"] if self.rdc and not c_unit else []
@@ -114,6 +116,20 @@ class CompileFlags:
 # nvcc does not fit (`auto` return types, structured bindings, if constexpr). Spelled c++17: porter tune hands the
 # same flags to nvcc, which rejects gnu++17.
 NVCC_DEFAULT_STD = "c++17"
+# rocThrust, hipCUB and rocPRIM refuse C++11 ("rocPRIM requires at least C++14", rocPRIM's config.hpp; CUDA 11's
+# Thrust took it): a unit that includes them compiles with C++14 where its build names C++11. The build file is left
+# as written (README: Building).
+_OLDER_THAN_14 = re.compile(r"(?:c|gnu)\+\+(?:11|03|98|0x)")
+_ROCPRIM_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*<(?:thrust|cub|hipcub|rocprim|rocthrust)/", re.M)
+
+
+def _uses_rocprim(unit: Path) -> bool:
+    try:
+        return _ROCPRIM_INCLUDE.search(unit.read_bytes()) is not None
+    except OSError:
+        return False
+
+
 _BUILD_FILE_NAMES = frozenset({"CMakeLists.txt", "Makefile", "makefile", "GNUmakefile"})
 _STD_RE = re.compile(r"(?:c|gnu)\+\+(?:11|14|17|20|23|2a|2b|1z|1y)")
 _RDC_FLAGS = {"-fgpu-rdc", "-rdc=true", "--relocatable-device-code=true", "-dc", "--device-c"}

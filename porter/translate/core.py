@@ -76,11 +76,14 @@ class Edit(NamedTuple):
 def translate(source: bytes, options: TranslateOptions | None = None, api_map: ApiMap | None = None) -> TranslationResult:
     options = options or TranslateOptions()
     joined, launches = join_spaced_launches(source)
+    joined, linkage = space_linkage_specs(joined)
     macros = options.pasted_macros if options.pasted_macros is not None else find_pasted_macros([joined])
     joined, unpasted = unpaste(joined, macros)
     result = _Translation(joined, options, api_map or load_api_map()).run()
-    if launches or unpasted:
+    if launches or unpasted or linkage:
         result.conversions.extend(Conversion("launch", "<< < ... >> >", "<<< ... >>>", line) for line in launches)
+        result.conversions.extend(Conversion("syntax", 'extern "C"__global__', 'extern "C" __global__', line)
+                                  for line in linkage)
         result.conversions.extend(Conversion("macro-paste", "prefix##name", "whole name", line) for line in unpasted)
         result.conversions.sort(key=lambda c: c.line)
     return result
@@ -171,6 +174,28 @@ def join_spaced_launches(source: bytes) -> tuple[bytes, list[int]]:
         pos = stop
     out.append(source[pos:])
     return b"".join(out), [lines.line(start) for start, _, text in edits if text == b"<<<"]
+
+
+# `extern "C"__global__`: nvcc reads the qualifier after the linkage string; clang lexes `"C"__global__` as one
+# user-defined literal ("string literal with user-defined suffix cannot be used here")
+_GLUED_LINKAGE = re.compile(rb'\bextern[ \t]*"C(?:\+\+)?"(?=[A-Za-z_])')
+
+
+def space_linkage_specs(source: bytes) -> tuple[bytes, list[int]]:
+    """A space after each `extern "C"` glued to the next word; with the lines changed."""
+    found = list(_GLUED_LINKAGE.finditer(source))
+    if not found:
+        return source, []
+    layout, lines = Layout(source), LineIndex(source)
+    found = [m for m in found if not layout.in_comment_or_literal(m.start())]
+    if not found:
+        return source, []
+    out, pos = [], 0
+    for m in found:
+        out += [source[pos:m.end()], b" "]
+        pos = m.end()
+    out.append(source[pos:])
+    return b"".join(out), [lines.line(m.start()) for m in found]
 
 
 # a name right after one of these is neither a member (`.x`, `->x`) nor a #define's name (which follows a space)
