@@ -407,3 +407,34 @@ def test_cuda9s_tensor_op_gemm_algorithm_is_hipblas_default() -> None:
     CUBLAS_GEMM_DEFAULT_TENSOR_OP) to cublasGemmEx; HIPIFY's tables call it unsupported."""
     out, unconverted = _port("#include <cublas_v2.h>\ncublasGemmAlgo_t a = CUBLAS_GEMM_DFALT_TENSOR_OP;\n", ROCM_64)
     assert "HIPBLAS_GEMM_DEFAULT;" in out and not unconverted
+
+
+VENDORED_CUB = """#include "cub/cub/cub.cuh"
+#include "third_party/thrust/thrust/device_vector.h"
+#include "third_party/thrust/thrust/reduce.h"
+#include "my/cub/helpers.cuh"
+int sum(const int* in, int* out, int n, void* tmp, size_t bytes) {
+  thrust::device_vector<int> v(in, in + n);
+  int total = thrust::reduce(v.begin(), v.end());
+  return total + (int)cub::DeviceReduce::Reduce(tmp, bytes, in, out, n, cub::Sum(), 0);
+}
+"""
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("compiler", compiler_params())
+def test_a_vendored_cub_or_thrust_path_becomes_the_hip_librarys(compiler: Compiler | None, tmp_path: Path) -> None:
+    """The NVIDIA blog's shuffle reduction includes "cub/cub/cub.cuh", CUB kept as a git submodule (absent from the
+    tree being ported). The path ends in CUB's own, so hipCUB's header replaces it; a Thrust copy's paths become
+    rocThrust's (the same names); a project folder that merely holds a `cub/` directory is left alone."""
+    compiler = need(compiler)
+    out, _ = _port(VENDORED_CUB, compiler.rocm, compiler.arches[0])
+    assert '#include "hipcub/hipcub.hpp"' in out
+    assert '#include "thrust/device_vector.h"' in out and '#include "thrust/reduce.h"' in out
+    assert '#include "my/cub/helpers.cuh"' in out
+    if compiler.rocm < ROCM_64:
+        return  # Debian 12's ROCm 5.2 packages neither hipCUB nor rocThrust
+    path = tmp_path / "reduce.hip"
+    path.write_text(out.replace('#include "my/cub/helpers.cuh"\n', ""))
+    proc = compiler.compile(path, arches=(compiler.arches[0],))
+    assert proc.returncode == 0, proc.stderr[-4000:]

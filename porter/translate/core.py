@@ -31,7 +31,14 @@ from porter.translate.call_shapes import call_of, call_shapes, shape_call, struc
 from porter.translate.device_props import device_prop_edits
 from porter.translate.inline_ptx import Rewrite, looks_like_ptx, rewrite_in_macro, rewrite_with_string_macros
 from porter.translate.inline_ptx import rewrite as rewrite_inline_ptx
-from porter.translate.mapping import CUDA_LOOKING, ApiMap, defined_types, load_api_map, shim_covers
+from porter.translate.mapping import (
+    CUDA_LOOKING,
+    ApiMap,
+    HeaderEntry,
+    defined_types,
+    load_api_map,
+    shim_covers,
+)
 from porter.translate.options import (
     Conversion,
     LaunchSyntax,
@@ -863,6 +870,8 @@ class _Translation:
                 self._replace_include(start, end, new, "rename", path)
                 continue
             entry = self.map.header(path)
+            if entry is None and self.source[start : start + 1] == b'"' and not self._is_local_header(path):
+                entry = self._vendored_library_header(path)
             if entry is not None and self.source[start : start + 1] == b'"' and self._is_local_header(path):
                 # `#include "cuda.h"` naming the project's own src/cuda.h (darknet's): a quoted include finds
                 # the project's file first, so it is not CUDA's header
@@ -890,6 +899,21 @@ class _Translation:
             self._libraries_know_target()
         if self._implicit_runtime:
             self._implicit_runtime_include()
+
+    def _vendored_library_header(self, path: str) -> HeaderEntry | None:
+        """`#include "cub/cub/cub.cuh"` or `"third_party/thrust/thrust/sort.h"`: a copy of CUB or Thrust the project
+        keeps as a submodule (not in the tree being ported), named by a path that ends in the library's own. The HIP
+        library's header replaces it as it would the system one (rocThrust keeps Thrust's paths)."""
+        parts = path.split("/")
+        for i in range(len(parts) - 2, 0, -1):  # the innermost library folder: thrust/thrust/sort.h's second
+            if parts[i] in ("cub", "thrust"):
+                tail = "/".join(parts[i:])
+                entry = self.map.header(tail)
+                if entry is None and parts[i] == "thrust":
+                    entry = HeaderEntry(tail, tail, "thrust")
+                if entry is not None:
+                    return entry
+        return None
 
     def _coordinates_are_structs(self) -> bool:
         """ROCm 5.x: threadIdx.x and friends are structs with a conversion (clang 15 cannot pass them to a device
