@@ -171,6 +171,9 @@ def test_a_missing_cuda_samples_helper_is_explained(header: str) -> None:
     ("'thrust/segmented_scan.h' file not found", "library-not-installed", "Thrust 1.x"),  # thrust's old examples
     ("'nvml.h' file not found", "nvml", "AMD SMI"),  # the NVIDIA blog's nvml sample
     ("'mpi.h' file not found", "mpi-not-installed", "GPU-aware MPI"),  # the blog's CUDA-aware MPI example
+    ("'npp.h' file not found", "npp", "RPP"),  # Learn CUDA Programming's image filter
+    ("'nppi_filtering_functions.h' file not found", "npp", "nppi_filtering_functions.h"),
+    ("'NvInfer.h' file not found", "tensorrt", "MIGraphX"),  # the NVIDIA blog's TensorRT introduction
 ])
 def test_what_public_code_includes_and_no_toolchain_here_has_is_explained(message: str, rule: str, named: str) -> None:
     from porter.build import Diagnostic
