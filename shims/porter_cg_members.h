@@ -1,7 +1,7 @@
 // porter shim: cooperative-groups members and functions that HIP lacks, or lacks before some ROCm version
 // (porter/data/rewrites.toml [cg_members] records which): meta_group_rank/meta_group_size (HIP 5.7),
 // ballot/any/all/match_any/match_all on tiles and coalesced groups (HIP 6.2, and only with
-// HIP_ENABLE_WARP_SYNC_BUILTINS defined before the HIP headers, still so in 6.4), num_threads, dim_threads,
+// HIP_ENABLE_WARP_SYNC_BUILTINS defined before the HIP headers, still so in 6.4), num_threads, dim_threads, thread_block's group_dim (HIP 6.4 has it, 5.2 not),
 // grid_group's num_blocks/block_rank/block_index/dim_blocks/thread_index (not in HIP 6.4), binary_partition
 // (HIP 6.2, opt-in as above) and labeled_partition (not in HIP 6.4).
 //
@@ -185,6 +185,8 @@ template <class G, class T> __device__ auto match_all(const G& g, T value, int& 
 __device__ inline unsigned long long num_threads(const cg::grid_group& g) { return g.size(); }
 template <class G> __device__ unsigned int num_threads(const G& g) { return g.size(); }
 __device__ inline dim3 dim_threads(const cg::thread_block&) { return dim3(blockDim.x, blockDim.y, blockDim.z); }
+// thread_block::group_dim(), CUDA's older name for dim_threads() (HIP 5.2 lacks it; 6.4 has it)
+__device__ inline dim3 group_dim(const cg::thread_block&) { return dim3(blockDim.x, blockDim.y, blockDim.z); }
 __device__ inline dim3 dim_threads(const cg::grid_group&) {
     return dim3(gridDim.x * blockDim.x, gridDim.y * blockDim.y, gridDim.z * blockDim.z);
 }
@@ -221,6 +223,7 @@ PORTER_CG_FORWARD(match_any, match_any)
 PORTER_CG_FORWARD(match_all, match_all)
 PORTER_CG_FORWARD(num_threads, num_threads)
 PORTER_CG_FORWARD(dim_threads, dim_threads)
+PORTER_CG_FORWARD(group_dim, group_dim)
 PORTER_CG_FORWARD(thread_index, thread_index)
 PORTER_CG_FORWARD(dim_blocks, dim_blocks)
 PORTER_CG_FORWARD(num_blocks, num_blocks)
@@ -244,6 +247,7 @@ PORTER_CG_MEMBER(match_any)
 PORTER_CG_MEMBER(match_all)
 PORTER_CG_MEMBER(num_threads)
 PORTER_CG_MEMBER(dim_threads)
+PORTER_CG_MEMBER(group_dim)
 PORTER_CG_MEMBER(thread_index)
 PORTER_CG_MEMBER(dim_blocks)
 PORTER_CG_MEMBER(num_blocks)

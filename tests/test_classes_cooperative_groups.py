@@ -38,7 +38,7 @@ __global__ void members(const int* in, unsigned* out) {
     int same = 0;
     r += tile.match_any(in[threadIdx.x]) + typed.match_all(in[0], same) + same;
     r += (unsigned)active.ballot(1) + active.any(0) + active.all(1);
-    r += block.num_threads() + tile.num_threads() + block.dim_threads().x;
+    r += block.num_threads() + tile.num_threads() + block.dim_threads().x + block.group_dim().y;
     r += (unsigned)(grid.num_threads() + grid.num_blocks() + grid.block_rank()) + grid.block_index().x
          + grid.dim_blocks().y;
     cg::coalesced_group odd = cg::binary_partition(tile, threadIdx.x & 1);
@@ -59,12 +59,14 @@ def test_members_hip_lacks_become_porter_cg_calls_per_rocm() -> None:
     assert "porter_cg::ballot(tile, in[threadIdx.x] > 0)" in old
     assert "porter_cg::match_all(typed, in[0], same)" in old
     assert "porter_cg::num_threads(block)" in old and "porter_cg::dim_threads(block).x" in old
+    assert "porter_cg::group_dim(block).y" in old  # Learn CUDA Programming's reductions; HIP 5.2 lacks it
     assert "porter_cg::block_index(grid).x" in old
     assert "." + "meta_group_rank()" not in old
     new = _port(KERNEL, RocmVersion(6, 4))
     assert "tile.meta_group_rank() * tile.meta_group_size()" in new  # HIP 5.7+ has them
     assert "porter_cg::ballot(tile, in[threadIdx.x] > 0)" in new  # still behind HIP_ENABLE_WARP_SYNC_BUILTINS
     assert "porter_cg::num_threads(block)" in new  # no HIP up to 6.4 has it
+    assert "block.group_dim().y" in new
     unknown = _port(KERNEL, None)
     assert "tile.meta_group_rank()" in unknown and "porter_cg::any(tile, " in unknown
     # porting the port changes nothing
