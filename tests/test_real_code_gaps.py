@@ -438,3 +438,29 @@ def test_a_vendored_cub_or_thrust_path_becomes_the_hip_librarys(compiler: Compil
     path.write_text(out.replace('#include "my/cub/helpers.cuh"\n', ""))
     proc = compiler.compile(path, arches=(compiler.arches[0],))
     assert proc.returncode == 0, proc.stderr[-4000:]
+
+
+DP4A = """#include <cuda_runtime.h>
+// The CUDA Handbook's normalized cross-correlation sums byte products four at a time
+__global__ void corr(const unsigned int* img, const unsigned int* tmpl, int* out, unsigned* uout, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int s = __dp4a((int)img[i], (int)tmpl[i], 0);
+  s = __dp2a_lo((int)img[i], (int)tmpl[i], s) + __dp2a_hi((int)img[i], (int)tmpl[i], 0);
+  char4 a = make_char4(1, -2, 3, -4);
+  out[i] = s + __dp4a(a, a, 0);
+  uout[i] = __dp4a(img[i], tmpl[i], 0u) + __dp4a(make_uchar4(1, 2, 3, 4), make_uchar4(5, 6, 7, 8), 1u);
+}
+"""
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("compiler", compiler_params())
+def test_packed_integer_dot_products_build_through_the_dp4a_shim(compiler: Compiler | None, tmp_path: Path) -> None:
+    """No HIP up to 6.4 declares __dp4a/__dp2a_*; porter_dp4a.h computes them exactly (checked against CUDA's own on
+    an H200 over 2^28 inputs: scripts/dp4a_reference)."""
+    compiler = need(compiler)
+    out, unconverted = _port(DP4A, compiler.rocm, compiler.arches[0])
+    assert not [u for u in unconverted if u.name.startswith("__dp")]
+    _, installed = _build(out, "corr.hip", compiler, tmp_path)
+    assert "porter_dp4a" in installed
