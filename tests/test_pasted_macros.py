@@ -40,12 +40,19 @@ CHECK = b"""#pragma once
 """
 MAIN = b"""#include "check.h"
 __global__ void fill(float* p, int n) { int i = threadIdx.x; if (i < n) p[i] = 2.0f * i; }
+// the project's own function, one per branch, called through the macro as CU_TRY(Prepare(...))
+#ifdef __HIPCC__
+static hipError_t hipPrepare(float* p) { return hipMemset(p, 0, 4); }
+#else
+static cudaError_t cudaPrepare(float* p) { return cudaMemset(p, 0, 4); }
+#endif
 int main() {
   cudaError_t status; float* d = 0; float* h = 0; float* mapped = 0; cudaEvent_t ev; cudaStream_t s;
   cudaArray* arr = 0;
   cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
   CU_TRY(SetDeviceFlags(cudaDeviceMapHost));
   CU_TRY(Malloc(&d, 64 * sizeof(float)));
+  CU_TRY(Prepare(d));
   CU_TRY(HostAlloc(&h, 64 * sizeof(float), cudaHostAllocMapped));
   CU_TRY(HostGetDevicePointer(&mapped, h, 0));
   CU_TRY(EventCreate(&ev, cudaEventBlockingSync));   // CUDA's C++ overload: flags as a second argument
@@ -64,7 +71,8 @@ Error:
 
 
 def test_definitions_agree_across_the_tree_and_hip_ones_follow_the_cuda_one() -> None:
-    assert find_pasted_macros([CHECK_CUDA, CHECK_HIP]) == (PastedMacro("CU_TRY", 0, "cuda"),)
+    assert find_pasted_macros([CHECK_CUDA, CHECK_HIP]) == (PastedMacro("CU_TRY", 0, "cuda", "hip"),)
+    assert find_pasted_macros([CHECK_CUDA]) == (PastedMacro("CU_TRY", 0, "cuda"),)
     # alone, a HIP-prefix definition names no CUDA call: nothing to undo
     assert find_pasted_macros([CHECK_HIP]) == ()
     # two CUDA prefixes for one name: which one a call site means is unknown, so it is left as written
@@ -93,6 +101,10 @@ def test_call_sites_get_the_whole_name_and_definitions_paste_nothing() -> None:
                    b"  obj.cuda(Free(p)); cuda(cudaEventRecord(e, 0));\n"
                    b"}\n")
     assert lines == [4, 5]
+    # a name no CUDA API has takes the HIP prefix where the project's HIP definition pastes one
+    own = b"#define cuda(fn) check(hip##fn)\nvoid g() { cuda(Reset()); cuda(Free(p)); }\n"
+    out, _ = unpaste(own, (PastedMacro("cuda", 0, "cuda", "hip"),), lambda name: name == "cudaFree")
+    assert out == b"#define cuda(fn) check(fn)\nvoid g() { cuda(hipReset()); cuda(cudaFree(p)); }\n"
     # the argument a two-argument macro pastes onto
     out, _ = unpaste(b"#define call2(tag, fn) run(tag, cufft##fn)\ncall2(\"plan\", Plan1d(&p, n, CUFFT_C2C, 1));\n",
                      (PastedMacro("call2", 1, "cufft"),))
@@ -134,6 +146,8 @@ def test_convert_undoes_a_header_macro_in_every_source(tmp_path: Path) -> None:
     main = (tmp_path / "out" / "main.cu").read_text()
     assert "CU_TRY(hipEventCreateWithFlags(&ev, hipEventBlockingSync));" in main
     assert "CU_TRY(hipMalloc(&d, 64 * sizeof(float)));" in main
+    # not a CUDA name: the prefix the project's HIP branch pasted, which names its HIP function
+    assert "CU_TRY(hipPrepare(d));" in main
     assert "// CU_TRY(Free(d)) in a comment stays as written" in main
     assert "status = (call);" in (tmp_path / "out" / "lib" / "check_hip.h").read_text()
     assert "status = (call);" in (tmp_path / "out" / "lib" / "check_cuda.h").read_text()

@@ -84,9 +84,10 @@ def translate(source: bytes, options: TranslateOptions | None = None, api_map: A
     options = options or TranslateOptions()
     joined, launches = join_spaced_launches(source)
     joined, linkage = space_linkage_specs(joined)
+    api_map = api_map or load_api_map()
     macros = options.pasted_macros if options.pasted_macros is not None else find_pasted_macros([joined])
-    joined, unpasted = unpaste(joined, macros)
-    result = _Translation(joined, options, api_map or load_api_map()).run()
+    joined, unpasted = unpaste(joined, macros, lambda name: name in api_map.apis)
+    result = _Translation(joined, options, api_map).run()
     if launches or unpasted or linkage:
         result.conversions.extend(Conversion("launch", "<< < ... >> >", "<<< ... >>>", line) for line in launches)
         result.conversions.extend(Conversion("syntax", 'extern "C"__global__', 'extern "C" __global__', line)

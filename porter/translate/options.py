@@ -68,6 +68,9 @@ class PastedMacro:
     name: str
     index: int
     prefix: str
+    # the HIP prefix the project's own HIP definition pastes, if it has one: names no CUDA API has (the project's
+    # own hipFoo/cudaFoo pair) get it, as that definition would have given them
+    hip_prefix: str | None = None
 
 
 @dataclass(frozen=True)

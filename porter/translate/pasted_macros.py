@@ -13,7 +13,7 @@ a macro whose definitions paste different CUDA prefixes is left as it is. Pure: 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from porter.syntax import Layout, LineIndex
@@ -66,15 +66,19 @@ def find_pasted_macros(sources: Iterable[bytes]) -> tuple[PastedMacro, ...]:
     agreed = []
     for name, uses in sorted(seen.items()):
         cuda = {(i, p) for i, p in uses if p in CUDA_PREFIXES}
+        hip = {p for _, p in uses if p in HIP_PREFIXES}
         if len(cuda) == 1 and len({i for i, _ in uses}) == 1:
             index, prefix = next(iter(cuda))
-            agreed.append(PastedMacro(name, index, prefix))
+            agreed.append(PastedMacro(name, index, prefix, next(iter(hip)) if len(hip) == 1 else None))
     return tuple(agreed)
 
 
-def unpaste(source: bytes, macros: tuple[PastedMacro, ...]) -> tuple[bytes, list[int]]:
+def unpaste(source: bytes, macros: tuple[PastedMacro, ...],
+            known: Callable[[str], bool] = lambda name: True) -> tuple[bytes, list[int]]:
     """The source with each macro's paste undone (definitions paste nothing, calls name the whole identifier), and
-    the lines of the calls changed."""
+    the lines of the calls changed. `known` says whether a whole name is CUDA's: one that is not (the project's
+    own `cudaFoo`, with a `hipFoo` beside it for its HIP branch) takes the HIP prefix where the project's HIP
+    definition pastes one."""
     if not macros or not any(m.name.encode() in source for m in macros):
         return source, []
     by_name = {m.name: m for m in macros}
@@ -98,7 +102,10 @@ def unpaste(source: bytes, macros: tuple[PastedMacro, ...]) -> tuple[bytes, list
         word = _IDENTIFIER.match(code, start)
         if word is None:
             continue
-        edits.append((word.start(1), word.start(1), macro.prefix.encode()))
+        prefix = macro.prefix
+        if macro.hip_prefix is not None and not known(prefix + word.group(1).decode("ascii")):
+            prefix = macro.hip_prefix
+        edits.append((word.start(1), word.start(1), prefix.encode()))
         changed.append(lines.line(m.start()))
     if not edits:
         return source, []
