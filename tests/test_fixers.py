@@ -121,6 +121,23 @@ double run(double a) { return put_price(a, a - 0.1, 1.0, 1.0); }
 """,
         '#include "porter_shims/porter_host_math.h"  // porter shim',
     ),
+    "member-execution-space": (  # The CUDA Handbook's spinlock: declared plainly, defined __device__
+        None,
+        """#include <hip/hip_runtime.h>
+class Spinlock {
+public:
+    Spinlock(int* p);
+    void acquire();
+    int held() const { return *m_p; }
+private:
+    int* m_p;
+};
+inline __device__ Spinlock::Spinlock(int* p) { m_p = p; }
+inline __device__ void Spinlock::acquire() { while (atomicCAS(m_p, 0, 1)) { } }
+__global__ void k(int* lock) { Spinlock s(lock); s.acquire(); }
+""",
+        "    __device__ void acquire();",
+    ),
     "surface-read-value": (  # gfx90a and gfx942 alike: the shim's overload over HIP's surf2Dread(&v, ...)
         None,
         """#include <hip/hip_runtime.h>
@@ -494,3 +511,27 @@ def test_a_fix_keeps_crlf_and_non_utf8_bytes_of_the_file(tmp_path: Path) -> None
     applied = apply_fixers(tmp_path, [diag])
     assert [a.rule for a in applied] == ["deviceptr-static-cast"]
     assert (tmp_path / "k.hip").read_bytes() == src.replace(b"static_cast<", b"reinterpret_cast<")
+
+
+def test_a_member_declared_in_a_header_gets_the_definitions_execution_space(tmp_path: Path) -> None:
+    """The class in a header, the __device__ definitions in the source (no compiler here: the diagnostic is the
+    one clang gives, and test_rule_fixes_real_error compiles the one-file case)."""
+    (tmp_path / "lock.h").write_text("#pragma once\nstruct Lock {\n  Lock(int* p);\n  __host__ void reset();\n"
+                                     "  void acquire();\n  int* p_;\n};\n")
+    source = ("#include \"lock.h\"\ninline __device__ Lock::Lock(int* p) : p_(p) {}\n"
+              "__host__ __device__ void Lock::reset() {}\n"
+              "inline __device__\nvoid Lock::acquire() { while (atomicCAS(p_, 0, 1)) {} }\n")
+    (tmp_path / "main.hip").write_text(source)
+    diagnostics = [Diagnostic("main.hip", 2, 25, "error", "out-of-line definition of 'Lock' does not match any "
+                              "declaration in 'Lock'"),
+                   Diagnostic("main.hip", 3, 31, "error", "out-of-line definition of 'reset' does not match any "
+                              "declaration in 'Lock'"),
+                   Diagnostic("main.hip", 5, 12, "error", "out-of-line definition of 'acquire' does not match any "
+                              "declaration in 'Lock'")]
+    applied = apply_fixers(tmp_path, diagnostics)
+    assert [a.rule for a in applied] == ["member-execution-space", "member-execution-space"]
+    header = (tmp_path / "lock.h").read_text()
+    # a declaration that names an execution space already is not the nvcc leniency this fixes: left to the agent
+    assert header == ("#pragma once\nstruct Lock {\n  __device__ Lock(int* p);\n  __host__ void reset();\n"
+                      "  __device__ void acquire();\n  int* p_;\n};\n")
+    assert (tmp_path / "main.hip").read_text() == source

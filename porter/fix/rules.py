@@ -535,6 +535,64 @@ def _host_default_argument(rule: Rule, diag: Diagnostic, m: re.Match, tree: _Tre
     return False
 
 
+_EXECUTION_SPACE = re.compile(r"\b__(?:host|device)__\b")
+_ACCESS_LABEL = re.compile(r"\s*(?:(?:public|private|protected)\s*:(?!:)\s*)*")
+_MEMBER_HEADER_SUFFIXES = (".h", ".hpp", ".cuh", ".hxx", ".inl", ".hip", ".cu", ".cpp")
+
+
+def _member_execution_space(rule: Rule, diag: Diagnostic, m: re.Match, tree: _Tree) -> bool:
+    """`class C { void f(); };` then `__device__ void C::f() {...}`: nvcc takes the definition's execution space,
+    clang keeps host and device functions apart, so the definition matches no declaration. The declaration in the
+    class gets the definition's `__device__`/`__host__` (only where it names none: then it was a host function
+    that nothing could call on the GPU, and the definition says where it runs)."""
+    member, owner = m["member"], m["owner"].rsplit("::", 1)[-1]
+    for f, ln, col in _locations(diag, tree)[:1]:
+        text = "".join(tree.lines(f))
+        pos = sum(len(x) for x in tree.lines(f)[: ln - 1]) + col - 1
+        head_start = max(text.rfind(";", 0, pos), text.rfind("}", 0, pos), text.rfind("{", 0, pos)) + 1
+        spaces = " ".join(dict.fromkeys(_EXECUTION_SPACE.findall(text[head_start:pos])))
+        if not spaces:
+            return False
+        for rel in [f, *_files_defining_class(tree, owner, f)]:
+            if _qualify_member_declaration(tree, rel, owner, member, spaces):
+                return True
+    return False
+
+
+def _files_defining_class(tree: _Tree, owner: str, first: str) -> list[str]:
+    pattern = re.compile(rf"\b(?:class|struct)\s+{re.escape(owner)}\b")
+    found = []
+    for path in sorted(tree.root.rglob("*")):
+        rel = path.relative_to(tree.root).as_posix()
+        if (rel != first and path.suffix in _MEMBER_HEADER_SUFFIXES and tree.in_tree(rel)
+                and pattern.search("".join(tree.lines(rel)))):
+            found.append(rel)
+    return found
+
+
+def _qualify_member_declaration(tree: _Tree, rel: str, owner: str, member: str, spaces: str) -> bool:
+    text = "".join(tree.lines(rel))
+    for head in re.finditer(rf"\b(?:class|struct)\s+{re.escape(owner)}\b[^;{{]*\{{", text):
+        depth, i, body_start = 1, head.end(), head.end()
+        while i < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        body = text[body_start : i - 1]
+        for decl in re.finditer(rf"(?<![\w:.~>]){re.escape(member)}\s*\(", body):
+            inner = body[: decl.start()]
+            if inner.count("{") != inner.count("}"):
+                continue  # inside a nested body, not a member declaration of this class
+            start = max(inner.rfind(";"), inner.rfind("{"), inner.rfind("}")) + 1
+            start += _ACCESS_LABEL.match(body, start).end() - start
+            statement = body[start : decl.start()]
+            if _EXECUTION_SPACE.search(statement) or "#" in statement:
+                continue
+            at = body_start + start
+            tree.texts[rel] = text[:at] + spaces + " " + text[at:]
+            return True
+    return False
+
+
 _ACTIONS = {
     "replace_include": _replace_include,
     "add_shim": _add_shim,
@@ -547,6 +605,7 @@ _ACTIONS = {
     "cg_member_call": _cg_member_call,
     "device_prop_member": _device_prop_member,
     "host_default_argument": _host_default_argument,
+    "member_execution_space": _member_execution_space,
 }
 
 
