@@ -58,6 +58,9 @@ ATTRIBUTES = [
      "HIP's virtual-memory-management attribute (0 before ROCm 5.3, which has no VMM API): ROCm on Linux exports "
      "VMM allocations as POSIX file descriptors", None,
      "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED"),
+    # HIP's own attribute from ROCm 5.3; before, the header spells HIP's name as this one (no VMM API there: 0)
+    ("virtual_memory_management_supported", "porter_vmm_supported(device)",
+     "stands for hipDeviceAttributeVirtualMemoryManagementSupported before ROCm 5.3, which lacks it", None, None),
 ]
 
 # (porter name, why, runtime enumerator, driver enumerator)
@@ -89,6 +92,11 @@ enum porter_device_attribute_t {{
 enum porter_limit_t {{
 {limits}
 }};
+
+#if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION < 50300000
+// HIP 5.2 has neither the attribute nor a working VMM API: the answer is CUDA's for a GPU without VMM, 0
+#define hipDeviceAttributeVirtualMemoryManagementSupported porter_dev_attr_virtual_memory_management_supported
+#endif
 
 static inline int porter_vmm_supported(int device) {{
 #if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION < 50300000

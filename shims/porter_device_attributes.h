@@ -33,12 +33,18 @@ enum porter_device_attribute_t {
     porter_dev_attr_handle_type_win32_kmt_handle_supported = 0x50000000 + 18,  // 0: ROCm on Linux exports no Win32 handles
     porter_dev_attr_handle_type_fabric_supported = 0x50000000 + 19,  // 0: HIP has no fabric handles
     porter_dev_attr_handle_type_posix_file_descriptor_supported = 0x50000000 + 20,  // porter_vmm_supported(device): HIP's virtual-memory-management attribute (0 before ROCm 5.3, which has no VMM API): ROCm on Linux exports VMM allocations as POSIX file descriptors
+    porter_dev_attr_virtual_memory_management_supported = 0x50000000 + 21,  // porter_vmm_supported(device): stands for hipDeviceAttributeVirtualMemoryManagementSupported before ROCm 5.3, which lacks it
 };
 
 enum porter_limit_t {
     porter_limit_persisting_l2_cache_size = 0x50000000 + 0,  // AMD GPUs have no persisting-L2 set-aside: setting it does nothing, reading it gives 0
     porter_limit_max_l2_fetch_granularity = 0x50000000 + 1,  // a prefetch-size hint with no HIP counterpart: setting it does nothing, reading it gives 0
 };
+
+#if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION < 50300000
+// HIP 5.2 has neither the attribute nor a working VMM API: the answer is CUDA's for a GPU without VMM, 0
+#define hipDeviceAttributeVirtualMemoryManagementSupported porter_dev_attr_virtual_memory_management_supported
+#endif
 
 static inline int porter_vmm_supported(int device) {
 #if defined(__HIP_PLATFORM_AMD__) && HIP_VERSION < 50300000
@@ -77,6 +83,7 @@ static inline hipError_t porter_device_get_attribute(int* value, int attribute, 
         case porter_dev_attr_handle_type_win32_kmt_handle_supported: *value = 0; return hipSuccess;
         case porter_dev_attr_handle_type_fabric_supported: *value = 0; return hipSuccess;
         case porter_dev_attr_handle_type_posix_file_descriptor_supported: *value = porter_vmm_supported(device); return hipSuccess;
+        case porter_dev_attr_virtual_memory_management_supported: *value = porter_vmm_supported(device); return hipSuccess;
         default: break;
     }
     return (hipDeviceGetAttribute)(value, static_cast<hipDeviceAttribute_t>(attribute), device);

@@ -464,3 +464,30 @@ def test_packed_integer_dot_products_build_through_the_dp4a_shim(compiler: Compi
     assert not [u for u in unconverted if u.name.startswith("__dp")]
     _, installed = _build(out, "corr.hip", compiler, tmp_path)
     assert "porter_dp4a" in installed
+
+
+VMM_ATTRIBUTE = """#include <cuda.h>
+// the NVIDIA blog's cuda-vmm sample asks before it maps anything
+int vmm_supported(CUdevice dev) {
+  int supported = 0;
+  if (cuDeviceGetAttribute(&supported, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, dev) != CUDA_SUCCESS)
+    return -1;
+  return supported;
+}
+"""
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("compiler", compiler_params())
+def test_the_vmm_attribute_before_rocm_5_3_answers_no(compiler: Compiler | None, tmp_path: Path) -> None:
+    """HIP 5.2 lacks hipDeviceAttributeVirtualMemoryManagementSupported (5.3 adds it with the VMM API): the device
+    attributes shim answers 0 there, CUDA's answer on a GPU without VMM; from 5.3 HIP's own attribute is asked."""
+    compiler = need(compiler)
+    out, unconverted = _port(VMM_ATTRIBUTE, compiler.rocm, compiler.arches[0])
+    assert "hipDeviceAttributeVirtualMemoryManagementSupported" in out and not unconverted
+    path = tmp_path / "vmm.hip"
+    path.write_text(out)
+    installed = install_shims(tmp_path, [path], compiler.rocm).get("vmm.hip", [])
+    assert ("porter_vmm_attribute" in installed) == (compiler.rocm < RocmVersion(5, 3))
+    proc = compiler.compile(path)
+    assert proc.returncode == 0, proc.stderr[-4000:]
