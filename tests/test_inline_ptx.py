@@ -60,6 +60,22 @@ def _port(body: str, target: str = "gfx942") -> tuple[str, list]:
      "atomicMax_block((unsigned int*)(u), static_cast<unsigned int>(a));"),
     ('asm volatile("atom.global.cas.b32 %0, [%1], %2, %3;" : "=r"(a) : "l"(u), "r"(b), "r"(c));',
      "a = atomicCAS((unsigned int*)(u), static_cast<unsigned int>(b), static_cast<unsigned int>(c));"),
+    # sm_100's 256-bit accesses (gau-nernst/learn-cuda's gemv) as two 128-bit halves
+    ('asm volatile("ld.global.v8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];" : "=r"(u[0]), "=r"(u[1]), "=r"(u[2]), '
+     '"=r"(u[3]), "=r"(u[4]), "=r"(u[5]), "=r"(u[6]), "=r"(u[7]) : "l"(p));',
+     "{ const uint4 porter_v0 = ((const uint4*)(p))[0]; u[0] = porter_v0.x; u[1] = porter_v0.y; u[2] = porter_v0.z; "
+     "u[3] = porter_v0.w; const uint4 porter_v1 = ((const uint4*)(p))[1]; u[4] = porter_v1.x; u[5] = porter_v1.y; "
+     "u[6] = porter_v1.z; u[7] = porter_v1.w; }"),
+    ('asm volatile("st.global.L1::no_allocate.v8.f32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};" :: "l"(p), "f"(fl), '
+     '"f"(fl), "f"(fl), "f"(fl), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w));',
+     "{ ((float4*)(p))[0] = make_float4(fl, fl, fl, fl); ((float4*)(p))[1] = make_float4(v.x, v.y, v.z, v.w); }"),
+    # ordered vector accesses: PTX models them as one access per element, in no set order
+    ('asm volatile("ld.global.relaxed.cta.L1::no_allocate.v2.b32 {%0, %1}, [%2];" : "=r"(a), "=r"(b) : "l"(u));',
+     "{ a = __hip_atomic_load(((unsigned int*)(u)) + 0, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP); "
+     "b = __hip_atomic_load(((unsigned int*)(u)) + 1, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP); }"),
+    ('asm volatile("st.release.gpu.global.v2.u32 [%0], {%1, %2};" :: "l"(u), "r"(a), "r"(b));',
+     "{ __hip_atomic_store(((unsigned int*)(u)) + 0, a, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT); "
+     "__hip_atomic_store(((unsigned int*)(u)) + 1, b, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT); }"),
     ('asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(a) : "l"(u));',
      "a = __hip_atomic_load((unsigned int*)(u), __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);"),
     ('asm volatile("st.release.sys.global.u64 [%0], %1;" :: "l"(g), "l"(x));',
@@ -213,6 +229,13 @@ __global__ void k(const float* __restrict__ p, float* q, unsigned* u, unsigned l
     asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" :: "l"(u), "r"(a), "r"(b), "r"(c), "r"(a) : "memory");
     asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(x) : "l"(g));
     asm volatile("st.release.gpu.global.u32 [%0], %1;" :: "l"(u + 1), "r"(c));
+    asm volatile("ld.global.v8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];" : "=r"(u[8]), "=r"(u[9]), "=r"(u[10]),
+                 "=r"(u[11]), "=r"(u[12]), "=r"(u[13]), "=r"(u[14]), "=r"(u[15]) : "l"(u + 16));
+    asm volatile("st.global.v8.f32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};" :: "l"(q + 8), "f"(v.x), "f"(v.y),
+                 "f"(v.z), "f"(v.w), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w));
+    asm volatile("ld.global.relaxed.cta.L1::no_allocate.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(a), "=r"(b), "=r"(c),
+                 "=r"(u[3]) : "l"(u + 4));
+    asm volatile("st.release.gpu.global.v2.u32 [%0], {%1, %2};" :: "l"(u + 32), "r"(a), "r"(b));
     asm volatile("mov.u32 %0, %%smid;" : "=r"(a));
     asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(v.x) : "f"(v.y));
     asm volatile("mov.b64 {%0, %1}, %2;" : "=r"(a), "=r"(b) : "l"(x));

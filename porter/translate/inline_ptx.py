@@ -428,7 +428,7 @@ def _access(quals: list[str], text: str) -> tuple[str, list[str], str, str | Non
             scope = q
         elif q == "volatile":
             volatile = True
-        elif q in ("v2", "v4"):
+        elif q in ("v2", "v4", "v8"):
             vector = q
         elif q not in table.cache_hints:
             raise _Unsupported(text, f"`.{q}` is not a qualifier porter rewrites")
@@ -466,31 +466,56 @@ def _load_store(opcode: str, args: list[str], ops: list[Operand], text: str) -> 
     coherent = None if head != "ld" or order or volatile or shared else (
         "__HIP_MEMORY_SCOPE_SYSTEM" if "cv" in quals else "__HIP_MEMORY_SCOPE_AGENT" if "cg" in quals else None)
     if vector:
-        shape = f"{vector[0]}.{element}"
-        if shape not in table.vectors or order:
+        count = int(vector[0][1:])
+        # .v8 (sm_100's 256-bit accesses, 32-bit elements only) as two 4-element halves
+        shape = f"v{min(count, 4)}.{element}"
+        if shape not in table.vectors or (count == 8 and table.types[element] not in ("unsigned int", "int", "float")):
             raise _Unsupported(text, f"`{opcode}` is not a vector access porter rewrites")
         vtype = table.vectors[shape]
-        lanes = ["x", "y", "z", "w"][: int(vector[0][1])]
         parts = _split_operands(data.strip()[1:-1]) if data.startswith("{") else []
-        if len(parts) != len(lanes):
+        if len(parts) != count:
             raise _Unsupported(text, "the vector operand does not list one operand per lane")
         address = _address(where, ops, text, vtype, head == "ld", shared)
         if volatile:
             raise _Unsupported(text, "volatile vector accesses are not rewritten")
-        if head == "ld" and coherent:
+        if (head == "ld" and coherent) or order:
+            # PTX models a vector access as one access per element, in no set order: element by element
+            if order and order != "relaxed" and (order == "acquire") != (head == "ld"):
+                raise _Unsupported(text, f"`.{order}` on `{head}` is not a PTX form porter rewrites")
+            hip_scope = table.scopes.get(scope or "gpu") if order else coherent
+            if hip_scope is None:
+                raise _Unsupported(text, f"scope `.{scope}` is not rewritten")
+            memory_order = {None: "__ATOMIC_RELAXED", "relaxed": "__ATOMIC_RELAXED", "acquire": "__ATOMIC_ACQUIRE",
+                            "release": "__ATOMIC_RELEASE"}[order]
             base = _ADDRESS.fullmatch(where)
             if base is None or _has_effects(_operand(base.group(1), ops, text).text):
-                raise _Unsupported(text, "the address of a coherent vector load is read once per element here")
-            dests = [_lvalue(p, ops, text) for p in parts]
+                raise _Unsupported(text, "the address of an ordered or coherent vector access is read once per "
+                                         "element here")
             each = _address(where, ops, text, scalar, False)
-            return ["{ " + " ".join(f"{d} = __hip_atomic_load(({each}) + {k}, __ATOMIC_RELAXED, {coherent});"
-                                   for k, d in enumerate(dests)) + " }"]
+            if head == "ld":
+                return ["{ " + " ".join(f"{_lvalue(p, ops, text)} = __hip_atomic_load(({each}) + {k}, {memory_order}, "
+                                       f"{hip_scope});" for k, p in enumerate(parts)) + " }"]
+            return ["{ " + " ".join(f"__hip_atomic_store(({each}) + {k}, {_rvalue(p, ops, text, scalar)}, "
+                                   f"{memory_order}, {hip_scope});" for k, p in enumerate(parts)) + " }"]
+        halves = [parts[i : i + 4] for i in range(0, count, 4)]
         if head == "ld":
-            dests = [_lvalue(p, ops, text) for p in parts]
-            return ["{ const " + vtype + " porter_v = *(" + address + "); "
-                    + "; ".join(f"{d} = porter_v.{lane}" for d, lane in zip(dests, lanes, strict=True)) + "; }"]
-        values = [_rvalue(p, ops, text, scalar) for p in parts]
-        return [f"*({address}) = make_{vtype}({', '.join(values)})"]
+            if count < 8:
+                lanes = ["x", "y", "z", "w"][:count]
+                dests = [_lvalue(p, ops, text) for p in parts]
+                return ["{ const " + vtype + " porter_v = *(" + address + "); "
+                        + "; ".join(f"{d} = porter_v.{lane}" for d, lane in zip(dests, lanes, strict=True)) + "; }"]
+            loads = []
+            for h, half in enumerate(halves):
+                name = f"porter_v{h}"
+                loads.append(f"const {vtype} {name} = ({address})[{h}]; "
+                             + " ".join(f"{_lvalue(p, ops, text)} = {name}.{lane};"
+                                        for p, lane in zip(half, "xyzw", strict=True)))
+            return ["{ " + " ".join(loads) + " }"]
+        if count < 8:
+            values = [_rvalue(p, ops, text, scalar) for p in parts]
+            return [f"*({address}) = make_{vtype}({', '.join(values)})"]
+        return ["{ " + " ".join(f"({address})[{h}] = make_{vtype}({', '.join(_rvalue(p, ops, text, scalar) for p in half)});"
+                                for h, half in enumerate(halves)) + " }"]
     if order and order != "relaxed" and (order == "acquire") != (head == "ld"):
         raise _Unsupported(text, f"`.{order}` on `{head}` is not a PTX form porter rewrites")
     if order:
