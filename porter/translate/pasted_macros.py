@@ -79,9 +79,12 @@ def unpaste(source: bytes, macros: tuple[PastedMacro, ...],
     the lines of the calls changed. `known` says whether a whole name is CUDA's: one that is not (the project's
     own `cudaFoo`, with a `hipFoo` beside it for its HIP branch) takes the HIP prefix where the project's HIP
     definition pastes one."""
-    if not macros or not any(m.name.encode() in source for m in macros):
+    if not macros:
         return source, []
     by_name = {m.name: m for m in macros}
+    calls = re.compile(rb"(?<![\w.>:#])(" + "|".join(re.escape(n) for n in by_name).encode() + rb")\s*\(")
+    if calls.search(source) is None:  # most files: no use and no definition (a short name like `cu` is everywhere)
+        return source, []
     layout = Layout(source)
     code = layout.code
     edits: list[tuple[int, int, bytes]] = []
@@ -89,7 +92,6 @@ def unpaste(source: bytes, macros: tuple[PastedMacro, ...],
         macro = by_name.get(d.name)
         if macro is not None and macro.index == d.index:
             edits.append((d.span[0], d.span[1], _PASTE.match(code, *d.span).group(2)))
-    calls = re.compile(rb"(?<![\w.>:#])(" + "|".join(re.escape(n) for n in by_name).encode() + rb")\s*\(")
     lines = LineIndex(source)
     changed: list[int] = []
     for m in calls.finditer(code):
