@@ -78,6 +78,10 @@ def test_definitions_agree_across_the_tree_and_hip_ones_follow_the_cuda_one() ->
     # two CUDA prefixes for one name: which one a call site means is unknown, so it is left as written
     other = b"#define CU_TRY(call) check(cu##call)\n"
     assert find_pasted_macros([CHECK_CUDA, other]) == ()
+    # ... unless one is the macro's own name (a `cu` macro whose debug definition pastes `cuda` by mistake)
+    cu = [b"#define cu(fn) check(cu##fn)\n", b"#ifdef DEBUG\n#define cu(fn) log(cuda##fn)\n#endif\n",
+          b"#define cu(fn) check(hip##fn)\n"]
+    assert find_pasted_macros(cu) == (PastedMacro("cu", 0, "cu", "hip"),)
     # variadic and second-argument pastes; a paste that builds a variable's name is not a call
     source = (b"#define cuda(...) check((cuda##__VA_ARGS__), __FILE__)\n"
               b"#define call2(tag, fn, ...) run(tag, cufft##fn(__VA_ARGS__))\n"

@@ -7,7 +7,8 @@ CUDA identifier, so nothing would be translated there, and HIP's names do not al
 translation the paste is undone, consistently across the tree: each call site gets the whole name
 (`cuda(cudaMalloc(&p, n))`, translated from then on like any call) and each definition pastes nothing
 (`check(fn)`). A definition that pastes HIP's prefix (a project's own HIP header beside its CUDA one) is undone too;
-a macro whose definitions paste different CUDA prefixes is left as it is. Pure: bytes in, bytes out.
+a macro whose definitions paste different CUDA prefixes is left as it is, unless one of them is the macro's
+own name (`cu` pasting `cu`). Pure: bytes in, bytes out.
 """
 
 from __future__ import annotations
@@ -66,6 +67,8 @@ def find_pasted_macros(sources: Iterable[bytes]) -> tuple[PastedMacro, ...]:
     agreed = []
     for name, uses in sorted(seen.items()):
         cuda = {(i, p) for i, p in uses if p in CUDA_PREFIXES}
+        if len(cuda) > 1 and len(named := {(i, p) for i, p in cuda if p == name}) == 1:
+            cuda = named  # a macro named for the prefix it pastes (`cu`), one stray definition pasting another
         hip = {p for _, p in uses if p in HIP_PREFIXES}
         if len(cuda) == 1 and len({i for i, _ in uses}) == 1:
             index, prefix = next(iter(cuda))
