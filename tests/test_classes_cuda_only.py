@@ -168,6 +168,7 @@ def test_a_missing_cuda_samples_helper_is_explained(header: str) -> None:
     ("'cudnn_frontend.h' file not found", "cudnn", "MIOpen"),  # llm.c's optional cuDNN attention
     ("'windows.h' file not found", "windows-source", "HIP SDK for Windows"),  # gpu-burn's win/
     ("'tlhelp32.h' file not found", "windows-source", "HIP SDK for Windows"),  # the CUDA Handbook's win32 sample
+    ("'conio.h' file not found", "windows-source", "HIP SDK for Windows"),
     ("'rccl/rccl.h' file not found", "library-not-installed", "RCCL"),  # llm.c's multi-GPU path
     ("'thrust/segmented_scan.h' file not found", "library-not-installed", "Thrust 1.x"),  # thrust's old examples
     ("'nvml.h' file not found", "nvml", "AMD SMI"),  # the NVIDIA blog's nvml sample
