@@ -15,6 +15,7 @@ from porter.syntax.lexing import (
     first_char_alternation,
     in_spans,
     map_layout,
+    splice,
     split_top_level,
 )
 from porter.syntax.trees import (
@@ -33,5 +34,5 @@ from porter.syntax.trees import (
 __all__ = [
     "LANGUAGE", "Layout", "LineIndex", "MappedLayout", "PieceKind", "error_lines", "first_char_alternation", "in_spans",
     "include_position", "includes_unconditionally", "insert_include", "keywords", "load_query", "map_layout",
-    "matches", "parse", "parse_ranges", "parser", "query", "split_top_level", "walk",
+    "matches", "parse", "parse_ranges", "parser", "query", "splice", "split_top_level", "walk",
 ]

@@ -79,6 +79,16 @@ DEFINED_TEST_BEFORE = re.compile(rb"(?:^[ \t]*#[ \t]*(?:ifdef|ifndef|elifdef|eli
                                  re.MULTILINE)
 
 
+def splice(source: bytes, edits: list[tuple[int, int, bytes]]) -> bytes:
+    """`source` with each (start, end, text) replacing its span; the edits sorted and not overlapping."""
+    out, pos = [], 0
+    for start, end, text in edits:
+        out += [source[pos:start], text]
+        pos = end
+    out.append(source[pos:])
+    return b"".join(out)
+
+
 def in_spans(starts: list[int], ends: list[int], offset: int) -> bool:
     """Whether `offset` falls in one of the sorted, disjoint spans [starts[i], ends[i])."""
     i = bisect.bisect_right(starts, offset) - 1

@@ -26,7 +26,7 @@ from typing import NamedTuple
 import tree_sitter
 
 from porter import syntax
-from porter.syntax import Layout, LineIndex, PieceKind, first_char_alternation, in_spans
+from porter.syntax import Layout, LineIndex, PieceKind, first_char_alternation, in_spans, splice
 from porter.translate.call_shapes import call_of, call_shapes, shape_call, struct_init_edits, struct_orders
 from porter.translate.device_props import device_prop_edits
 from porter.translate.inline_ptx import Rewrite, looks_like_ptx, rewrite_in_macro, rewrite_with_string_macros
@@ -176,12 +176,7 @@ def join_spaced_launches(source: bytes) -> tuple[bytes, list[int]]:
         edits += [(m.start(), m.end(), b"<<<"), (end.start(), end.end(), b">>>")]
     if not edits:
         return source, []
-    out, pos = [], 0
-    for start, stop, text in edits:
-        out += [source[pos:start], text]
-        pos = stop
-    out.append(source[pos:])
-    return b"".join(out), [lines.line(start) for start, _, text in edits if text == b"<<<"]
+    return splice(source, edits), [lines.line(start) for start, _, text in edits if text == b"<<<"]
 
 
 # `extern "C"__global__`: nvcc reads the qualifier after the linkage string; clang lexes `"C"__global__` as one
@@ -198,12 +193,7 @@ def space_linkage_specs(source: bytes) -> tuple[bytes, list[int]]:
     found = [m for m in found if not layout.in_comment_or_literal(m.start())]
     if not found:
         return source, []
-    out, pos = [], 0
-    for m in found:
-        out += [source[pos:m.end()], b" "]
-        pos = m.end()
-    out.append(source[pos:])
-    return b"".join(out), [lines.line(m.start()) for m in found]
+    return splice(source, [(m.end(), m.end(), b" ") for m in found]), [lines.line(m.start()) for m in found]
 
 
 # a name right after one of these is neither a member (`.x`, `->x`) nor a #define's name (which follows a space)

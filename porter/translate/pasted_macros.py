@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from porter.syntax import Layout, LineIndex
+from porter.syntax import Layout, LineIndex, splice
 from porter.translate.options import PastedMacro
 
 # the prefixes of CUDA's APIs a macro may paste, and HIP's (which name no CUDA call: compatible with any)
@@ -40,7 +40,7 @@ class _Definition:
     span: tuple[int, int]  # the `prefix ## param` text
 
 
-def _definitions(source: bytes, code: bytes) -> list[_Definition]:
+def _definitions(code: bytes) -> list[_Definition]:
     found: list[_Definition] = []
     for m in _DEFINITION.finditer(code):
         if b"##" not in m.group(3):
@@ -62,7 +62,7 @@ def find_pasted_macros(sources: Iterable[bytes]) -> tuple[PastedMacro, ...]:
     for source in sources:
         if b"##" not in source:
             continue
-        for d in _definitions(source, Layout(source).code):
+        for d in _definitions(Layout(source).code):
             seen.setdefault(d.name, set()).add((d.index, d.prefix))
     agreed = []
     for name, uses in sorted(seen.items()):
@@ -91,7 +91,7 @@ def unpaste(source: bytes, macros: tuple[PastedMacro, ...],
     layout = Layout(source)
     code = layout.code
     edits: list[tuple[int, int, bytes]] = []
-    for d in _definitions(source, code):
+    for d in _definitions(code):
         macro = by_name.get(d.name)
         if macro is not None and macro.index == d.index:
             edits.append((d.span[0], d.span[1], _PASTE.match(code, *d.span).group(2)))
@@ -114,13 +114,7 @@ def unpaste(source: bytes, macros: tuple[PastedMacro, ...],
         changed.append(lines.line(m.start()))
     if not edits:
         return source, []
-    edits.sort()
-    out, pos = [], 0
-    for start, stop, text in edits:
-        out += [source[pos:start], text]
-        pos = stop
-    out.append(source[pos:])
-    return b"".join(out), sorted(set(changed))
+    return splice(source, sorted(edits)), sorted(set(changed))
 
 
 def _argument_start(code: bytes, after_paren: int, index: int) -> int | None:
