@@ -11,21 +11,54 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer.core import TyperGroup
 
 from porter import __version__
-from porter import build as build_cli
-from porter import doctor as doctor_cli
-from porter import review as review_cli
-from porter import revisions as revisions_cli
-from porter import scan as scan_cli
-from porter import tune as tune_cli
 from porter.config import ConfigError, build_config
 from porter.files import PorterInputError, ShardSpec, WriteMode, atomic_write, default_output, resolve_path
 from porter.targets import UnknownTargetError, resolve_target
 from porter.translate import LaunchSyntax
 
+# command name -> (module, attribute): each module owns its command, and is imported only when that command runs
+# (or when --help lists them), so `porter convert` does not pay for tune, review and the rest at start-up
+LAZY_COMMANDS: dict[str, tuple[str, str]] = {
+    "scan": ("porter.scan", "scan"),
+    "check": ("porter.scan", "check"),
+    "review": ("porter.review", "review"),
+    "sync": ("porter.revisions", "sync"),
+    "doctor": ("porter.doctor", "doctor"),
+    "targets": ("porter.doctor", "targets"),
+    "tune": ("porter.tune", "tune"),
+    "toolchain": ("porter.build", "toolchain_app"),
+}
+
+
+class LazyCommands(TyperGroup):
+    """The root group: the commands defined here, plus LAZY_COMMANDS built from their modules on first use."""
+
+    def list_commands(self, ctx: typer.Context) -> list[str]:
+        return [*super().list_commands(ctx), *(name for name in LAZY_COMMANDS if name not in self.commands)]
+
+    def get_command(self, ctx: typer.Context, cmd_name: str):  # -> the command, or None where none has that name
+        if cmd_name not in self.commands and cmd_name in LAZY_COMMANDS:
+            import importlib
+
+            module, attribute = LAZY_COMMANDS[cmd_name]
+            target = getattr(importlib.import_module(module), attribute)
+            if isinstance(target, typer.Typer):
+                command = typer.main.get_command(target)
+            else:
+                holder = typer.Typer(pretty_exceptions_enable=False)
+                holder.command(cmd_name)(target)
+                command = typer.main.get_command(holder)
+            command.name = cmd_name
+            self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
 app = typer.Typer(
     name="porter",
+    cls=LazyCommands,
     help="Port CUDA code to AMD HIP: translate, build, fix, scan.",
     no_args_is_help=True,
     add_completion=False,
@@ -228,15 +261,6 @@ def report_merge(
     raise typer.Exit(0 if fix_loop.get("ok", True) and not merged["summary"]["failed"] else 1)
 
 
-# --- command registrations (one line per command; each module owns its command) ---
-app.command("scan")(scan_cli.scan)
-app.command("check")(scan_cli.check)
-app.command("review")(review_cli.review)
-app.command("sync")(revisions_cli.sync)
-app.command("doctor")(doctor_cli.doctor)
-app.command("targets")(doctor_cli.targets)
-app.command("tune")(tune_cli.tune)
-app.add_typer(build_cli.toolchain_app, name="toolchain")
 
 
 def main() -> None:

@@ -333,3 +333,18 @@ def test_ctrl_c_during_a_write_is_delivered_after_it() -> None:
     finally:
         stop.set()
         helper.join()
+
+
+def test_commands_are_imported_only_when_they_run() -> None:
+    # the root command lists every command, but loads a command's module only when that command runs
+    probe = ("import sys; from typer.testing import CliRunner; from porter.cli import app; "
+             "r = CliRunner().invoke(app, ['targets']); "
+             "print(r.exit_code, *sorted(m for m in ('porter.tune', 'porter.review', 'porter.revisions', 'porter.scan') if m in sys.modules))")
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert proc.stdout.split() == ["0"], proc.stdout + proc.stderr
+    listing = porter("--help")
+    assert listing.returncode == 0
+    for name in ("convert", "report", "scan", "check", "review", "sync", "doctor", "targets", "tune", "toolchain"):
+        assert f" {name} " in listing.stdout.decode(), name
+    tune_help = porter("tune", "--help")
+    assert tune_help.returncode == 0 and "occupancy" in tune_help.stdout.decode()
