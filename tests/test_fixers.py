@@ -535,3 +535,30 @@ def test_a_member_declared_in_a_header_gets_the_definitions_execution_space(tmp_
     assert header == ("#pragma once\nstruct Lock {\n  __device__ Lock(int* p);\n  __host__ void reset();\n"
                       "  __device__ void acquire();\n  int* p_;\n};\n")
     assert (tmp_path / "main.hip").read_text() == source
+
+
+@pytest.mark.hipcc
+def test_vector_type_header_gets_hip_runtime(hip_toolchain, tmp_path: Path) -> None:
+    # mumax3's float3.h: float3 operators in a header with no include, which a kernel file includes first;
+    # nvcc's implicit cuda_runtime.h declares float3, hipcc's implicit headers do not
+    from porter.build.environment import HipccEnvironment
+
+    root = tmp_path / "out"
+    root.mkdir()
+    (root / "float3.h").write_text("""#ifndef FLOAT3_H
+#define FLOAT3_H
+inline __device__ float3 operator*(float s, float3 a) { return make_float3(s * a.x, s * a.y, s * a.z); }
+#endif
+""")
+    (root / "scale.hip").write_text("""#include "float3.h"
+extern "C" __global__ void scale(float3* v, float s) { v[threadIdx.x] = s * v[threadIdx.x]; }
+""")
+    env = HipccEnvironment(root, hip_toolchain.toolchain, arch=hip_toolchain.arch, jobs=1,
+                           extra_flags=hip_toolchain.extra_arch_flags())
+    first = env.build()
+    assert not first.ok, first.output
+    applied = apply_fixers(root, first.diagnostics)
+    assert ("missing-hip-include", "float3.h") in {(a.rule, a.file) for a in applied}, applied
+    assert "#include <hip/hip_runtime.h>" in (root / "float3.h").read_text().splitlines()
+    second = env.build()
+    assert second.ok, second.output
